@@ -36,15 +36,22 @@ def format_moves(moves: Sequence[Move]) -> str:
                 break
         else:
             paths.append([(move.src, False), (move.dst, move.hit)])
+    # Keep the start, the end and every point where the checker hit on its way.
+    routes = [
+        tuple(step for step in path if step is path[0] or step is path[-1] or step[1])
+        for path in paths
+    ]
+    # Checkers on the same route are written once with a count; the route shows a hit if
+    # any of them hit ("8/2*(2)": the first one hit, the second landed on its own point).
+    counts = Counter(tuple(point for point, _ in route) for route in routes)
+    hits = {point for route in routes for point, hit in route if hit}
     texts = []
-    for path in paths:
-        # Keep the start, the end and every point where the checker hit on its way.
-        kept = [path[0], *(step for step in path[1:-1] if step[1]), path[-1]]
-        texts.append("/".join(point_name(p) + ("*" if hit else "") for p, hit in kept))
-    counts = Counter(texts)
-    return " ".join(
-        text if counts[text] == 1 else f"{text}({counts[text]})" for text in dict.fromkeys(texts)
-    )
+    for points in sorted(counts, key=lambda points: (-points[0], -points[-1])):
+        text = "/".join(
+            point_name(p) + ("*" if p in hits and p != points[0] else "") for p in points
+        )
+        texts.append(text if counts[points] == 1 else f"{text}({counts[points]})")
+    return " ".join(texts)
 
 
 def format_play(play: Play) -> str:
@@ -110,6 +117,7 @@ def _paths(text: str) -> list[list[tuple[int, bool]]]:
 def _result_of(pos: Position, text: str) -> Position:
     """The position the written play leaves, before asking whether it is legal."""
     player, opponent = list(pos.player), list(pos.opponent)
+    hit_here: set[int] = set()  # a * after another checker of this play hit there is fine
     for steps in _paths(text):
         start, end = steps[0][0], steps[-1][0]
         player[start] -= 1
@@ -119,7 +127,8 @@ def _result_of(pos: Position, text: str) -> Position:
             if point != OFF and opponent[BAR - point] == 1 and (hit or lands):
                 opponent[BAR - point] = 0
                 opponent[BAR] += 1
-            elif hit:
+                hit_here.add(point)
+            elif hit and point not in hit_here:
                 raise IllegalPlayError(f"{text!r}: there is no blot to hit on {point}")
     for point, count in enumerate(player):
         if count < 0:

@@ -99,16 +99,7 @@ def legal_plays(pos: Position, dice: Sequence[int]) -> list[Play]:
     four moves, as many as can be played. When nothing can move, the one play has no moves.
     """
     d1, d2 = check_roll(dice)
-    if d1 == d2:
-        found = _sequences(pos, (d1,) * 4, doubles=True)
-    else:
-        found = _sequences(pos, (d1, d2), doubles=False)
-        found.update(
-            (key, moves)
-            for key, moves in _sequences(pos, (d2, d1), doubles=False).items()
-            if len(moves) > len(found.get(key, ()))
-        )
-    most = max(len(moves) for moves in found.values())
+    found, most = _sequences(pos, d1, d2)
     keep = [(key, moves) for key, moves in found.items() if len(moves) == most]
     if most == 1 and d1 != d2:
         larger = [(key, moves) for key, moves in keep if moves[0].die == max(d1, d2)]
@@ -171,61 +162,74 @@ _MOVES: Final = [
 ]
 
 
-def _sequences(  # noqa: C901 (the hot path, inlined on purpose)
-    pos: Position, dice: tuple[int, ...], *, doubles: bool
-) -> dict[_Key, tuple[Move, ...]]:
-    """Depth first over move sequences of ``dice`` in that order; for each position where a
-    sequence must stop, the longest sequence that reaches it.
+def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
+    pos: Position, d1: int, d2: int
+) -> tuple[dict[_Key, tuple[Move, ...]], int]:
+    """Depth first over the move sequences of a roll: for each position where a sequence must
+    stop, the longest sequence that reaches it; and the most moves any sequence makes.
 
-    The hot path of the whole product, so it works in place on two lists and inlines the
-    step rules of :func:`_step` (which :func:`legal_moves` and :func:`apply_move` use).
+    The hot path of the whole product, so it works in place on two lists, passes down the
+    list of points that may hold checkers instead of scanning all 24, and inlines the step
+    rules of :func:`_step` (which :func:`legal_moves` and :func:`apply_move` use).
     """
     player, opponent = list(pos.player), list(pos.opponent)
     found: dict[_Key, tuple[Move, ...]] = {}
-    count = len(dice)
     longest = 0  # a sequence shorter than one already found can never be legal
+    doubles = d1 == d2
 
-    def visit(depth: int, top: int, moves: tuple[Move, ...]) -> None:  # noqa: C901
+    def visit(  # noqa: C901, PLR0912
+        dice: tuple[int, ...], depth: int, sources: list[int], moves: tuple[Move, ...]
+    ) -> None:
         nonlocal longest
         moved = False
-        if depth < count:
-            die = dice[depth]
-            sources = (BAR,) if player[BAR] else range(top, 0, -1)
-            for src in sources:
-                if not player[src]:
+        die = dice[depth]
+        last = depth + 1 == len(dice)
+        for index, src in enumerate(sources):
+            if not player[src]:
+                continue
+            if player[BAR] and src != BAR:
+                break  # the bar sorts first; nothing else moves while it holds a checker
+            dst = src - die
+            if dst > 0:
+                if opponent[BAR - dst] > 1:
                     continue
-                dst = src - die
-                if dst > 0:
-                    if opponent[BAR - dst] > 1:
-                        continue
-                elif any(player[7:]) or (dst < 0 and any(player[src + 1 : 7])):
-                    continue
-                else:
-                    dst = OFF
-                moved = True
-                player[src] -= 1
-                player[dst] += 1
-                hit = dst != OFF and opponent[BAR - dst] == 1
-                if hit:
-                    opponent[BAR - dst] = 0
-                    opponent[BAR] += 1
-                if depth + 1 < count:
-                    visit(depth + 1, src if doubles else BAR, (*moves, _MOVES[src][die][hit]))
-                else:  # every die played: record here rather than pay for one more call
-                    longest = count
-                    key = (tuple(player), tuple(opponent))
-                    if key not in found:
-                        found[key] = (*moves, _MOVES[src][die][hit])
-                player[src] += 1
-                player[dst] -= 1
-                if hit:
-                    opponent[BAR - dst] = 1
-                    opponent[BAR] -= 1
+            elif any(player[7:]) or (dst < 0 and any(player[src + 1 : 7])):
+                continue
+            else:
+                dst = OFF
+            moved = True
+            player[src] -= 1
+            player[dst] += 1
+            hit = dst != OFF and opponent[BAR - dst] == 1
+            if hit:
+                opponent[BAR - dst] = 0
+                opponent[BAR] += 1
+            if last:  # every die played: record here rather than pay for one more call
+                longest = depth + 1
+                key = (tuple(player), tuple(opponent))
+                if key not in found:
+                    found[key] = (*moves, _MOVES[src][die][hit])
+            else:
+                # Doubles go on from this source down only (see the module's docstring).
+                rest = sources[index:] if doubles else sources
+                if dst != OFF and dst not in rest:
+                    rest = sorted((*rest, dst), reverse=True)
+                visit(dice, depth + 1, rest, (*moves, _MOVES[src][die][hit]))
+            player[src] += 1
+            player[dst] -= 1
+            if hit:
+                opponent[BAR - dst] = 1
+                opponent[BAR] -= 1
         if not moved and depth >= longest:
             longest = depth
             key = (tuple(player), tuple(opponent))
             if key not in found or depth > len(found[key]):
                 found[key] = moves
 
-    visit(0, BAR, ())
-    return found
+    occupied = [src for src in range(BAR, 0, -1) if player[src]]
+    if doubles:
+        visit((d1,) * 4, 0, occupied, ())
+    else:
+        visit((d1, d2), 0, occupied, ())
+        visit((d2, d1), 0, occupied, ())
+    return found, longest
