@@ -19,6 +19,9 @@ from typing import Final
 from bgpi.rules.dice import check_roll
 from bgpi.rules.position import BAR, OFF, Position
 
+# A position as the generator handles it: (player, opponent) count tuples.
+_Key = tuple[tuple[int, ...], tuple[int, ...]]
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -87,8 +90,7 @@ def legal_moves(pos: Position, die: int) -> list[Move]:
     for src in _sources(player):
         dst = _step(player, opponent, src, die)
         if dst is not None:
-            hit = dst != OFF and opponent[BAR - dst] == 1
-            moves.append(Move(src, dst, die, hit))
+            moves.append(_MOVES[src][die][dst != OFF and opponent[BAR - dst] == 1])
     return moves
 
 
@@ -98,13 +100,19 @@ def legal_plays(pos: Position, dice: Sequence[int]) -> list[Play]:
     Both dice must be used if they can; if only one can, the larger if it can; a double gives
     four moves, as many as can be played. When nothing can move, the one play has no moves.
     """
+    return [_play(moves, player, opponent) for (player, opponent), moves in _legal(pos, dice)]
+
+
+def _legal(pos: Position, dice: Sequence[int]) -> list[tuple[_Key, tuple[Move, ...]]]:
+    """The legal plays as (result key, moves): the sequences that use the most dice, and
+    when that is one die of two, those that use the larger if any can."""
     d1, d2 = check_roll(dice)
     found, most = _sequences(pos, d1, d2)
     keep = [(key, moves) for key, moves in found.items() if len(moves) == most]
     if most == 1 and d1 != d2:
         larger = [(key, moves) for key, moves in keep if moves[0].die == max(d1, d2)]
         keep = larger or keep
-    return [_play(moves, player, opponent) for (player, opponent), moves in keep]
+    return keep
 
 
 def _sources(player: Sequence[int]) -> list[int]:
@@ -137,16 +145,6 @@ def _do(player: list[int], opponent: list[int], src: int, dst: int) -> bool:
         return True
     return False
 
-
-def _undo(player: list[int], opponent: list[int], src: int, dst: int, hit: bool) -> None:
-    player[src] += 1
-    player[dst] -= 1
-    if hit:
-        opponent[BAR - dst] = 1
-        opponent[BAR] -= 1
-
-
-_Key = tuple[tuple[int, ...], tuple[int, ...]]
 
 # Every possible move, built once: the generator hands out these shared immutable values
 # instead of constructing thousands of new ones per call. Index: [src][die][hit].

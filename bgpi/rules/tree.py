@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from bgpi.rules import packed
 from bgpi.rules.dice import Roll, check_roll, dice_to_move
-from bgpi.rules.plays import Move, Play, legal_moves, legal_plays
-from bgpi.rules.position import BAR, OFF, Position
+from bgpi.rules.packed import ABOVE, BITS, FIELD, ONE, OPP_BAR, OPP_BASE, OUTSIDE_HOME
+from bgpi.rules.plays import _MOVES, Move, Play, _legal
+from bgpi.rules.position import OFF, Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +32,14 @@ class PartialPlay:
 @dataclass(frozen=True, slots=True)
 class PlayTree:
     """Every legal partial play of one roll. ``nodes[0]`` is the start of the turn; nodes come
-    in order of moves played; ``children[i]`` lists ``(move, node index)`` from node ``i``."""
+    in order of moves played; ``children[i]`` lists ``(move, node index)`` from node ``i``;
+    ``parents[i]`` is the node that ``nodes[i].moves`` passes through last (-1 for the root)."""
 
     start: Position
     roll: Roll
     nodes: tuple[PartialPlay, ...]
     children: tuple[tuple[tuple[Move, int], ...], ...]
+    parents: tuple[int, ...]
 
     @property
     def root(self) -> PartialPlay:
@@ -50,95 +54,80 @@ class PlayTree:
         return [Play(node.moves, node.result) for node in self.complete()]
 
 
+_State = tuple[int, tuple[int, ...]]  # (packed position, dice left)
+
+
 def partial_plays(pos: Position, dice: Sequence[int]) -> PlayTree:
-    """Build the tree of every legal partial play of ``dice`` in ``pos``."""
+    """Build the tree of every legal partial play of ``dice`` in ``pos``.
+
+    Breadth first, one level per move, merging equal states; then a walk back from the legal
+    plays keeps only the states that lead to one. Works on packed positions, since the
+    tracker builds this once per roll and the heaviest rolls have thousands of states.
+    """
     roll = check_roll(dice)
-    finals = legal_plays(pos, roll)
-    most = len(finals[0].moves)
-    legal_results = {play.result for play in finals}
+    finals = _legal(pos, roll)
+    most = len(finals[0][1])
     # When only one die of two can be played, the rule picks which: only that die may end it.
-    final_dice = {play.moves[0].die for play in finals} if most == 1 else set()
+    ends = {(packed.pack_sides(*key), moves[0].die if most == 1 else 0) for key, moves in finals}
 
-    # Breadth first, one level per move, merging equal states.
-    start_dice = tuple(sorted(dice_to_move(roll), reverse=True))
-    levels: list[dict[tuple[Position, tuple[int, ...]], int]] = [{(pos, start_dice): 0}]
-    states: list[tuple[Position, tuple[int, ...], tuple[Move, ...]]] = [(pos, start_dice, ())]
+    states: list[_State] = [(packed.pack(pos), tuple(sorted(dice_to_move(roll), reverse=True)))]
+    paths: list[tuple[Move, ...]] = [()]
+    parents: list[int] = [-1]
     edges: list[list[tuple[Move, int]]] = [[]]
+    levels: list[list[int]] = [[0]]
     for _depth in range(most):
-        level: dict[tuple[Position, tuple[int, ...]], int] = {}
-        for parent in levels[-1].values():
-            parent_pos, left, moves = states[parent]
-            for die in dict.fromkeys(left):
-                rest = _without(left, die)
-                for move in legal_moves(parent_pos, die):
-                    child = _moved(parent_pos, move)
-                    index = level.get((child, rest))
-                    if index is None:
-                        index = len(states)
-                        level[(child, rest)] = index
-                        states.append((child, rest, (*moves, move)))
-                        edges.append([])
-                    edges[parent].append((move, index))
-        levels.append(level)
+        level: dict[_State, int] = {}
+        for parent in levels[-1]:
+            for move, state in _successors(*states[parent]):
+                child = level.get(state)
+                if child is None:
+                    child = level[state] = len(states)
+                    states.append(state)
+                    paths.append((*paths[parent], move))
+                    parents.append(parent)
+                    edges.append([])
+                edges[parent].append((move, child))
+        levels.append(list(level.values()))
 
-    # Keep only states that lead to a legal play, walking back from the last level.
     useful = [False] * len(states)
-    for (child, rest), index in levels[most].items():
-        used = _without_all(start_dice, rest)
-        useful[index] = child in legal_results and (not final_dice or used[0] in final_dice)
-    for level in reversed(levels[:most]):
-        for index in level.values():
+    for index in levels[most]:
+        useful[index] = (states[index][0], paths[index][0].die if most == 1 else 0) in ends
+    for level_indices in reversed(levels[:most]):
+        for index in level_indices:
             useful[index] = any(useful[child] for _, child in edges[index])
-    return _compact(pos, roll, states, edges, useful, most)
-
-
-def _compact(
-    pos: Position,
-    roll: Roll,
-    states: list[tuple[Position, tuple[int, ...], tuple[Move, ...]]],
-    edges: list[list[tuple[Move, int]]],
-    useful: list[bool],
-    most: int,
-) -> PlayTree:
-    """Renumber the useful states and drop the rest."""
-    number: dict[int, int] = {}
-    for index, keep in enumerate(useful):
-        if keep:
-            number[index] = len(number)
+    kept = [index for index, keep in enumerate(useful) if keep]
+    number = {index: new for new, index in enumerate(kept)}
     nodes = tuple(
-        PartialPlay(moves, result, left, complete=len(moves) == most)
-        for index, (result, left, moves) in enumerate(states)
-        if useful[index]
+        PartialPlay(paths[i], packed.unpack(states[i][0]), states[i][1], len(paths[i]) == most)
+        for i in kept
     )
     children = tuple(
         tuple((move, number[child]) for move, child in edges[index] if useful[child])
-        for index in number
+        for index in kept
     )
-    return PlayTree(pos, roll, nodes, children)
+    # A node leads to a legal play only if the node that first reached it does too, so the
+    # recorded parents and paths run through kept nodes only.
+    return PlayTree(pos, roll, nodes, children, tuple(number.get(parents[i], -1) for i in kept))
 
 
-def _moved(pos: Position, move: Move) -> Position:
-    player, opponent = list(pos.player), pos.opponent
-    player[move.src] -= 1
-    player[move.dst] += 1
-    if move.hit:
-        theirs = list(opponent)
-        theirs[BAR - move.dst] = 0
-        theirs[BAR] += 1
-        opponent = tuple(theirs)
-    assert move.dst == OFF or not move.hit or pos.opponent[BAR - move.dst] == 1
-    return Position._trusted(tuple(player), opponent)
-
-
-def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
-    """``dice`` with one ``die`` removed."""
-    index = dice.index(die)
-    return dice[:index] + dice[index + 1 :]
-
-
-def _without_all(dice: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, ...]:
-    """The dice of ``dice`` that are not in ``rest``: the dice used."""
-    used = list(dice)
-    for die in rest:
-        used.remove(die)
-    return tuple(used)
+def _successors(position: int, left: tuple[int, ...]) -> Iterator[tuple[Move, _State]]:
+    """Each legal single move from a packed position with the dice ``left``, and the state
+    it leaves. :func:`packed.step`, inlined: this runs tens of thousands of times a roll."""
+    sources = packed.sources(position)
+    for die in dict.fromkeys(left):
+        index = left.index(die)
+        rest = left[:index] + left[index + 1 :]
+        for src in sources:
+            dst = src - die
+            if dst > 0:
+                opposing = (position >> (BITS * (OPP_BASE + dst))) & FIELD
+                if opposing > 1:
+                    continue
+                after = position + ONE[dst] - ONE[src]
+                if opposing:
+                    after += ONE[OPP_BAR] - ONE[OPP_BASE + dst]
+            elif position & OUTSIDE_HOME or (dst < 0 and position & ABOVE[src]):
+                continue
+            else:
+                opposing, after = 0, position + ONE[OFF] - ONE[src]
+            yield _MOVES[src][die][opposing == 1], (after, rest)
