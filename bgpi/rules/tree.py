@@ -24,9 +24,13 @@ class PartialPlay:
     they leave (mover's view), the dice still to play, and whether a legal play ends here."""
 
     moves: tuple[Move, ...]
-    result: Position
+    state: int  # the position packed (bgpi.rules.packed): cheap to hash and to step from
     dice_left: tuple[int, ...]
     complete: bool
+
+    @property
+    def result(self) -> Position:
+        return packed.unpack(self.state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +102,7 @@ def partial_plays(pos: Position, dice: Sequence[int]) -> PlayTree:
     kept = [index for index, keep in enumerate(useful) if keep]
     number = {index: new for new, index in enumerate(kept)}
     nodes = tuple(
-        PartialPlay(paths[i], packed.unpack(states[i][0]), states[i][1], len(paths[i]) == most)
-        for i in kept
+        PartialPlay(paths[i], states[i][0], states[i][1], len(paths[i]) == most) for i in kept
     )
     children = tuple(
         tuple((move, number[child]) for move, child in edges[index] if useful[child])
