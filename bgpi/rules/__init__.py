@@ -14,21 +14,27 @@ from bgpi.rules.errors import (
     InvalidPositionError,
     RulesError,
 )
+from bgpi.rules.match import GameState, Match, MatchRules
 from bgpi.rules.notation import format_moves, format_play, parse_play
 from bgpi.rules.plays import Move, Play, apply_move, legal_moves, legal_plays
 from bgpi.rules.position import BAR, CHECKERS, OFF, Position
+from bgpi.rules.result import GameResult, game_result
 
 __all__ = [
     "BAR",
     "CHECKERS",
     "OFF",
     "AmbiguousPlayError",
+    "GameResult",
+    "GameState",
     "IllegalCubeActionError",
     "IllegalPlayError",
     "InvalidDiceError",
     "InvalidMatchError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "Match",
+    "MatchRules",
     "Move",
     "Play",
     "Position",
@@ -39,6 +45,7 @@ __all__ = [
     "dice_to_move",
     "format_moves",
     "format_play",
+    "game_result",
     "legal_moves",
     "legal_plays",
     "parse_play",
