@@ -1,0 +1,193 @@
+"""What the hardware gives the shell and takes from it, with nothing of the game in it.
+
+Backends deliver :class:`SensorEvent` and :class:`ButtonEvent` values through one ``emit``
+callable (the shell passes ``queue.Queue.put``); no backend calls the game. Frames and events
+are small immutable values stamped with monotonic seconds, so the pure core can replay them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Final, Literal, Protocol, Self
+
+from bgpi.hal.errors import PixelFrameError
+
+WHITE: Final = 0
+BLACK: Final = 1
+PLAYERS: Final = (WHITE, BLACK)
+COLOUR_NAMES: Final = ("white", "black")
+
+ButtonName = Literal["roll", "cube"]
+ROLL: Final[ButtonName] = "roll"
+CUBE: Final[ButtonName] = "cube"
+BUTTONS: Final[tuple[ButtonName, ...]] = (ROLL, CUBE)
+
+RGB = tuple[int, int, int]
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True, slots=True)
+class SensorFrame:
+    """The state of every reed switch at one instant.
+
+    ``bits`` has bit ``i`` set when switch ``i`` is closed (a magnet sits on it); which switch
+    is which point and slot is the :class:`~bgpi.hal.geometry.Geometry`'s business. An int
+    keeps a 152-switch frame cheap to compare, hash and count.
+    """
+
+    bits: int
+    nbits: int
+    timestamp: float
+
+    def __post_init__(self) -> None:
+        if self.nbits < 1:
+            raise ValueError(f"a sensor frame has at least one bit, got nbits={self.nbits}")
+        if not 0 <= self.bits < 1 << self.nbits:
+            raise ValueError(f"bits {self.bits:#x} do not fit in a frame of {self.nbits} bits")
+
+    @classmethod
+    def from_closed(cls, closed: Iterable[int], nbits: int, timestamp: float) -> SensorFrame:
+        """A frame whose closed switches are ``closed`` (bit indices)."""
+        bits = 0
+        for bit in closed:
+            if not 0 <= bit < nbits:
+                raise ValueError(f"bit {bit} is outside a frame of {nbits} bits")
+            bits |= 1 << bit
+        return cls(bits, nbits, timestamp)
+
+    def closed(self, bit: int) -> bool:
+        """Whether switch ``bit`` is closed."""
+        if not 0 <= bit < self.nbits:
+            raise IndexError(f"bit {bit} is outside a frame of {self.nbits} bits")
+        return bool(self.bits >> bit & 1)
+
+    def closed_bits(self) -> tuple[int, ...]:
+        """The indices of the closed switches, in order."""
+        return tuple(bit for bit in range(self.nbits) if self.bits >> bit & 1)
+
+    def changed(self, other: SensorFrame) -> tuple[int, ...]:
+        """The bits that differ between this frame and ``other``."""
+        diff = self.bits ^ other.bits
+        return tuple(bit for bit in range(max(self.nbits, other.nbits)) if diff >> bit & 1)
+
+
+@dataclass(frozen=True, slots=True)
+class SensorEvent:
+    """The sensors saw a new frame (or were asked for one)."""
+
+    frame: SensorFrame
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonEvent:
+    """A player's button went down (``pressed``) or up. Long presses are the table's business."""
+
+    player: int
+    button: ButtonName
+    pressed: bool
+    timestamp: float
+
+    def __post_init__(self) -> None:
+        if self.player not in PLAYERS:
+            raise ValueError(f"player {self.player!r} is not 0 (white) or 1 (black)")
+        if self.button not in BUTTONS:
+            raise ValueError(f"button {self.button!r} is not one of {BUTTONS}")
+
+
+Event = SensorEvent | ButtonEvent
+Emit = Callable[[Event], None]
+
+
+class Sensors(Protocol):
+    """The reed switches: a frame on every change after :meth:`start`, and one on request."""
+
+    @property
+    def nbits(self) -> int:
+        """How many switches a frame holds."""
+        ...
+
+    def start(self, emit: Emit) -> None:
+        """Begin delivering :class:`SensorEvent` values, the current frame first."""
+        ...
+
+    def read(self) -> SensorFrame:
+        """The frame now."""
+        ...
+
+    def close(self) -> None:
+        """Stop and release the device; closing twice is harmless."""
+        ...
+
+
+class Buttons(Protocol):
+    """The players' buttons: a :class:`ButtonEvent` on every press and release."""
+
+    def start(self, emit: Emit) -> None:
+        """Begin delivering :class:`ButtonEvent` values."""
+        ...
+
+    def close(self) -> None:
+        """Stop and release the device; closing twice is harmless."""
+        ...
+
+
+class Pixels(Protocol):
+    """An LED strip: shows whole frames of colours, one per pixel."""
+
+    def __len__(self) -> int: ...
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        """Show ``frame`` (exactly ``len(self)`` colours of three bytes, red, green, blue)."""
+        ...
+
+    def close(self) -> None:
+        """Turn the strip dark and release it; closing twice is harmless."""
+        ...
+
+
+class Dice(Protocol):
+    """A source of fair dice."""
+
+    def die(self) -> int:
+        """One die, 1 to 6."""
+        ...
+
+    def roll(self) -> tuple[int, int]:
+        """Two dice."""
+        ...
+
+
+class Closing(ABC):
+    """``with`` support for backends: leaving the block calls ``close()``."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the backend; closing twice is harmless."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def check_frame(frame: Sequence[RGB], count: int) -> tuple[RGB, ...]:
+    """``frame`` as a tuple, or :class:`PixelFrameError` naming the first bad pixel."""
+    if len(frame) != count:
+        raise PixelFrameError(f"a frame for this strip has {count} pixels, got {len(frame)}")
+    for index, colour in enumerate(frame):
+        if (
+            not isinstance(colour, tuple)
+            or len(colour) != 3
+            or not all(type(c) is int and 0 <= c <= 255 for c in colour)
+        ):
+            raise PixelFrameError(f"pixel {index} is {colour!r}, not (red, green, blue) of 0-255")
+    return tuple(frame)

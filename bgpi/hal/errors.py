@@ -1,0 +1,41 @@
+"""The hardware layer's error tree, after gpiozero's: each error also inherits the built-in
+type a caller would expect, so ``except ValueError`` still catches bad configuration."""
+
+from __future__ import annotations
+
+
+class HalError(Exception):
+    """Base of every error raised by :mod:`bgpi.hal`."""
+
+
+class GeometryError(HalError, ValueError):
+    """A sensor geometry that cannot be wired: a bit missing, doubled or out of range.
+
+    ``bit`` is the offending bit index, or ``None`` when the fault is a sensor with no bit.
+    """
+
+    def __init__(self, message: str, bit: int | None = None) -> None:
+        super().__init__(message)
+        self.bit = bit
+
+
+class PixelFrameError(HalError, ValueError):
+    """A pixel frame of the wrong length, or a colour that is not three bytes."""
+
+
+class BackendUnavailableError(HalError, RuntimeError):
+    """A backend whose library or device is missing; the message says how to get it."""
+
+
+class BackendClosedError(HalError, RuntimeError):
+    """A backend used after :meth:`close`."""
+
+
+class UnknownBackendError(HalError, ValueError):
+    """A backend name that is not one of the known ones."""
+
+
+def one_line(exc: BaseException) -> str:
+    """``"OSError: first line of the message"``: a library's error, fit for one line."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__

@@ -1,0 +1,337 @@
+"""The real board through gpiozero: reed switches on a chain of 74HC165 shift registers read
+over SPI, and the players' buttons on GPIO inputs.
+
+gpiozero is imported only when a device opens, so this module imports on any machine; a
+missing library, pin factory or SPI bus fails at :meth:`start` with one line that says what
+to do. Tests run the real gpiozero code on its ``MockFactory``.
+
+Reading the chain (wiring in ``hardware/wiring.md``): SH/LD pulsed low loads every input at
+once, then SPI clocks the bits out of the first chip's QH (the chip nearest the Pi): its H
+input first, down to A, then the next chip's H. Read MSB first, byte ``k`` is chip ``k`` with
+input H in bit 7, so the little-endian integer of the bytes has chip ``k``'s input ``j``
+(A=0 ... H=7) in bit ``8k + j``, the bit index of :class:`~bgpi.hal.api.SensorFrame`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Final, TypeVar
+
+from bgpi.hal.api import (
+    BUTTONS,
+    COLOUR_NAMES,
+    PLAYERS,
+    ButtonEvent,
+    ButtonName,
+    Clock,
+    Closing,
+    Emit,
+    SensorEvent,
+    SensorFrame,
+)
+from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
+from bgpi.hal.pins import PinMap
+
+log = logging.getLogger(__name__)
+
+# 200 scans a second: a checker set down is seen within 5 ms, a bouncing reed (about 1 ms)
+# is caught mid-bounce at most once or twice, and reading 19 bytes at gpiozero's 500 kHz
+# keeps the SPI bus busy about 7 % of the time.
+DEFAULT_SCAN_HZ: Final = 200.0
+# CPOL 1, CPHA 0: the Pi samples QH on the falling clock edge, half a period after the
+# 74HC165 shifted on the rising one, so the first bit (present before any clock) is not lost.
+SPI_MODE: Final = 2
+DEFAULT_BOUNCE_TIME: Final = 0.02
+
+INSTALL: Final = "pip install 'bgpi[pi]'"
+NO_PIN_FACTORY: Final = (
+    "the gpio backend found no GPIO library: on a Raspberry Pi install lgpio "
+    f"({INSTALL}) and add the user to the gpio group (sudo usermod -aG gpio $USER); "
+    'elsewhere use backend = "sim"'
+)
+SPI_OFF: Final = (
+    "the gpio backend cannot open SPI0: enable it (sudo raspi-config nonint do_spi 0, or "
+    "dtparam=spi=on in /boot/firmware/config.txt), reboot, and add the user to the spi group "
+    "(sudo usermod -aG spi $USER)"
+)
+
+_T = TypeVar("_T")
+
+
+def _gpiozero() -> ModuleType:
+    try:
+        import gpiozero  # noqa: PLC0415 - hardware libraries load only when a backend opens
+    except ImportError:
+        raise BackendUnavailableError(f"the gpio backend needs gpiozero: {INSTALL}") from None
+    module: ModuleType = gpiozero
+    return module
+
+
+def _open(what: str, make: Callable[[], _T]) -> _T:
+    """Run ``make`` (which opens gpiozero devices), turning a failure into one clear line."""
+    gz = _gpiozero()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            device = make()
+        except gz.BadPinFactory:
+            reasons = [str(w.message) for w in caught if issubclass(w.category, gz.PinWarning)]
+            detail = f" ({reasons[0]})" if reasons else ""
+            raise BackendUnavailableError(NO_PIN_FACTORY + detail) from None
+        except Exception as exc:  # whatever the library raised becomes one line
+            raise BackendUnavailableError(
+                f"the gpio backend cannot open {what}: {one_line(exc)}"
+            ) from None
+    fell_back = False
+    for warning in caught:
+        if issubclass(warning.category, gz.SPISoftwareFallback):
+            fell_back = True
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    if fell_back:
+        # Bit-banging 152 bits from Python would hold the CPU; a disabled SPI bus is a setup
+        # mistake to fix, not to work around.
+        getattr(device, "close", lambda: None)()
+        raise BackendUnavailableError(SPI_OFF)
+    return device
+
+
+@dataclass(frozen=True, slots=True)
+class ChainSettings:
+    """How the shift-register chain is read.
+
+    ``scan_hz``: scans a second. ``closed_low``: a closed reed pulls its input to ground (the
+    wiring in ``hardware/``); frames have a 1 for a closed switch either way. ``spi_mode``:
+    the SPI clock mode (see :data:`SPI_MODE`).
+    """
+
+    scan_hz: float = DEFAULT_SCAN_HZ
+    closed_low: bool = True
+    spi_mode: int = SPI_MODE
+
+    def __post_init__(self) -> None:
+        if not self.scan_hz > 0:
+            raise ValueError(f"scan_hz must be positive, got {self.scan_hz}")
+        if self.spi_mode not in (0, 1, 2, 3):
+            raise ValueError(f"spi_mode {self.spi_mode!r} is not 0, 1, 2 or 3")
+
+
+class GpioSensors(Closing):
+    """The reed switches: ``nbits`` inputs on a chain of 74HC165, scanned by a thread that
+    emits a frame whenever one differs from the last.
+
+    ``pin_factory``: a gpiozero pin factory (gpiozero's default when ``None``). ``clock``: the
+    timestamps of frames.
+    """
+
+    def __init__(
+        self,
+        nbits: int = 152,
+        *,
+        pins: PinMap | None = None,
+        settings: ChainSettings | None = None,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        if nbits < 1:
+            raise ValueError(f"a sensor chain has at least one bit, got {nbits}")
+        self._nbits = nbits
+        self.pins = pins if pins is not None else PinMap()
+        self.settings = settings if settings is not None else ChainSettings()
+        self._pin_factory = pin_factory
+        self._clock = clock
+        self._mask = (1 << nbits) - 1
+        self._latch: Any = None
+        self._spi: Any = None
+        self._emit: Emit | None = None
+        self._last: int | None = None
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    @property
+    def nbits(self) -> int:
+        return self._nbits
+
+    @property
+    def chips(self) -> int:
+        """How many 74HC165 the chain needs (eight inputs each)."""
+        return (self._nbits + 7) // 8
+
+    def start(self, emit: Emit) -> None:
+        """Open the chain, emit the current frame and scan on a thread from now on."""
+        with self._lock:
+            self._open()
+            if self._thread is not None:
+                raise RuntimeError("the sensors are already started")
+            self._emit = emit
+            self._last = None
+            self.read()
+            self._thread = threading.Thread(target=self._run, name="bgpi-sensors", daemon=True)
+            self._thread.start()
+
+    def read(self) -> SensorFrame:
+        """Scan the chain now; after :meth:`start`, a changed frame is also emitted."""
+        with self._lock:
+            self._open()
+            self._latch.off()
+            self._latch.on()
+            data = self._spi.read(self.chips)
+            timestamp = self._clock()
+            raw = int.from_bytes(bytes(data), "little") & self._mask
+            frame = SensorFrame(
+                raw ^ self._mask if self.settings.closed_low else raw, self._nbits, timestamp
+            )
+            if self._emit is not None and frame.bits != self._last:
+                self._last = frame.bits
+                self._emit(SensorEvent(frame))
+            return frame
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._stop.set()
+            thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        with self._lock:
+            self._emit = None
+            for device in (self._spi, self._latch):
+                if device is not None:
+                    device.close()
+            self._spi = self._latch = None
+
+    def _open(self) -> None:
+        if self._closed:
+            raise BackendClosedError("the gpio sensors are closed")
+        if self._spi is not None:
+            return
+        gz = _gpiozero()
+        pins = self.pins
+        self._latch = _open(
+            f"the latch (SH/LD) on GPIO{pins.sensor_latch}",
+            lambda: gz.DigitalOutputDevice(
+                pins.sensor_latch, initial_value=True, pin_factory=self._pin_factory
+            ),
+        )
+        factory = self._latch.pin_factory
+
+        def make_spi() -> Any:
+            spi = factory.spi(
+                clock_pin=pins.sensor_clock,
+                mosi_pin=None,
+                miso_pin=pins.sensor_data,
+                select_pin=pins.sensor_select,
+            )
+            try:
+                spi.clock_mode = self.settings.spi_mode
+            except BaseException:
+                spi.close()
+                raise
+            return spi
+
+        try:
+            self._spi = _open(
+                f"the sensor SPI (clock GPIO{pins.sensor_clock}, data GPIO{pins.sensor_data}, "
+                f"select GPIO{pins.sensor_select})",
+                make_spi,
+            )
+        except BaseException:
+            self._latch.close()
+            self._latch = None
+            raise
+
+    def _run(self) -> None:
+        period = 1.0 / self.settings.scan_hz
+        due = time.monotonic()
+        failing = False
+        while not self._stop.is_set():
+            try:
+                self.read()
+            except BackendClosedError:
+                return
+            except Exception:  # one bad read must not stop the board
+                if not failing:
+                    log.exception("reading the sensor chain failed; retrying")
+                failing = True
+            else:
+                if failing:
+                    log.warning("reading the sensor chain works again")
+                failing = False
+            due += period
+            delay = due - time.monotonic()
+            if delay < 0:
+                # Behind (a slow machine, a long LED write): skip the missed scans, no burst.
+                due, delay = time.monotonic(), 0.0
+            self._stop.wait(delay)
+
+
+class GpioButtons(Closing):
+    """The four buttons, each between its GPIO and ground, on the Pi's internal pull-ups."""
+
+    def __init__(
+        self,
+        *,
+        pins: PinMap | None = None,
+        bounce_time: float = DEFAULT_BOUNCE_TIME,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.pins = pins if pins is not None else PinMap()
+        self.bounce_time = bounce_time
+        self._pin_factory = pin_factory
+        self._clock = clock
+        self._buttons: list[Any] = []
+        self._closed = False
+
+    def start(self, emit: Emit) -> None:
+        """Open the buttons and emit a :class:`ButtonEvent` on every press and release."""
+        if self._closed:
+            raise BackendClosedError("the gpio buttons are closed")
+        if self._buttons:
+            raise RuntimeError("the buttons are already started")
+        gz = _gpiozero()
+        try:
+            for player in PLAYERS:
+                for name in BUTTONS:
+                    self._buttons.append(self._button(gz, player, name, emit))
+        except BaseException:
+            self._release()
+            raise
+
+    def close(self) -> None:
+        self._closed = True
+        self._release()
+
+    def _button(self, gz: ModuleType, player: int, name: ButtonName, emit: Emit) -> Any:
+        gpio = self.pins.button(player, name)
+        button = _open(
+            f"the {COLOUR_NAMES[player]} {name} button on GPIO{gpio}",
+            lambda: gz.Button(
+                gpio, pull_up=True, bounce_time=self.bounce_time, pin_factory=self._pin_factory
+            ),
+        )
+
+        def pressed() -> None:
+            emit(ButtonEvent(player, name, True, self._clock()))
+
+        def released() -> None:
+            emit(ButtonEvent(player, name, False, self._clock()))
+
+        button.when_pressed = pressed
+        button.when_released = released
+        return button
+
+    def _release(self) -> None:
+        buttons, self._buttons = self._buttons, []
+        for button in buttons:
+            button.close()

@@ -1,0 +1,243 @@
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from gpiozero import Device, DigitalOutputDevice
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgpi.hal import BLACK, WHITE, ButtonEvent, PinMap, SensorEvent
+from bgpi.hal.errors import BackendClosedError, BackendUnavailableError
+from bgpi.hal.gpio import ChainSettings, GpioButtons, GpioSensors
+from tests.hal.conftest import mock_pins
+from tests.hal.mock165 import ShiftRegisterChain
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@contextmanager
+def board(
+    factory: MockFactory, nbits: int = 152, **options: object
+) -> Iterator[tuple[ShiftRegisterChain, GpioSensors]]:
+    chain = ShiftRegisterChain((nbits + 7) // 8, factory)
+    sensors = GpioSensors(nbits, **options)  # type: ignore[arg-type]
+    try:
+        yield chain, sensors
+    finally:
+        sensors.close()
+        chain.close()
+
+
+def test_read_maps_chip_and_input_to_bit(mock_factory: MockFactory) -> None:
+    with board(mock_factory) as (chain, sensors):
+        # chip 0 input A, chip 1 input H, chip 18 input H: the first, a middle and the last.
+        chain.closed = 1 << 0 | 1 << 15 | 1 << 151
+        frame = sensors.read()
+        assert frame.closed_bits() == (0, 15, 151)
+        assert frame.nbits == 152
+        assert sensors.chips == 19
+
+
+def test_every_read_latches_the_inputs_once(mock_factory: MockFactory) -> None:
+    with board(mock_factory) as (chain, sensors):
+        sensors.read()
+        sensors.read()
+        assert chain.loads == 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(closed=st.integers(min_value=0, max_value=(1 << 152) - 1))
+def test_read_returns_exactly_the_closed_switches(closed: int) -> None:
+    with mock_pins() as factory, board(factory) as (chain, sensors):
+        chain.closed = closed
+        assert sensors.read().bits == closed
+
+
+def test_a_short_chain_ignores_the_unused_inputs(mock_factory: MockFactory) -> None:
+    with board(mock_factory, nbits=12) as (chain, sensors):
+        chain.closed = 0b1111_0001_0001_0001  # bits 12-15 are inputs wired to no sensor
+        frame = sensors.read()
+        assert sensors.chips == 2
+        assert frame.nbits == 12 and frame.closed_bits() == (0, 4, 8)
+
+
+def test_closed_high_wiring_is_not_inverted(mock_factory: MockFactory) -> None:
+    with board(mock_factory, nbits=16, settings=ChainSettings(closed_low=False)) as (
+        chain,
+        sensors,
+    ):
+        chain.closed = 0b1  # input 0 low, all others high
+        assert sensors.read().bits == 0xFFFE
+
+
+def test_frames_carry_the_clock(mock_factory: MockFactory) -> None:
+    clock = Clock()
+    with board(mock_factory, clock=clock) as (_, sensors):
+        assert sensors.read().timestamp == 100.0
+        clock.now = 101.5
+        assert sensors.read().timestamp == 101.5
+
+
+def test_start_emits_the_first_frame_then_only_changes(mock_factory: MockFactory) -> None:
+    events: list[object] = []
+    with board(mock_factory, settings=ChainSettings(scan_hz=0.001)) as (chain, sensors):
+        chain.closed = 1 << 7
+        sensors.start(events.append)
+        sensors.read()
+        chain.closed = 1 << 7 | 1 << 8
+        sensors.read()
+        sensors.read()
+    frames = [e.frame.bits for e in events if isinstance(e, SensorEvent)]
+    assert frames == [1 << 7, 1 << 7 | 1 << 8]
+
+
+def test_the_scan_thread_delivers_a_change(mock_factory: MockFactory) -> None:
+    events: queue.Queue[object] = queue.Queue()
+    with board(mock_factory) as (chain, sensors):
+        sensors.start(events.put)
+        first = events.get(timeout=10)
+        assert isinstance(first, SensorEvent) and first.frame.bits == 0
+        chain.closed = 1 << 42
+        second = events.get(timeout=10)
+        assert isinstance(second, SensorEvent) and second.frame.closed_bits() == (42,)
+
+
+def test_close_is_idempotent_and_frees_the_pins(mock_factory: MockFactory) -> None:
+    chain = ShiftRegisterChain(19, mock_factory)
+    sensors = GpioSensors()
+    sensors.start(lambda event: None)
+    sensors.close()
+    sensors.close()
+    with pytest.raises(BackendClosedError):
+        sensors.read()
+    with GpioSensors() as again:
+        chain.closed = 1 << 3
+        assert again.read().closed_bits() == (3,)
+    chain.close()
+
+
+def test_missing_gpiozero_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gpiozero", None)
+    with pytest.raises(BackendUnavailableError) as caught:
+        GpioSensors().start(lambda event: None)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "gpiozero" in message and "pip install 'bgpi[pi]'" in message
+    with pytest.raises(BackendUnavailableError, match="gpiozero"):
+        GpioButtons().start(lambda event: None)
+
+
+def test_backends_import_without_their_libraries() -> None:
+    code = (
+        "import sys\n"
+        "for name in ('gpiozero', 'neopixel_spi', 'neopixel', 'board', 'busio'):\n"
+        "    sys.modules[name] = None\n"
+        "import bgpi.hal, bgpi.hal.gpio, bgpi.hal.neopixel, bgpi.hal.sim\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_no_pin_library_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    with pytest.raises(BackendUnavailableError) as caught:
+        GpioSensors().start(lambda event: None)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "lgpio" in message and "gpio group" in message
+
+
+def test_spi_turned_off_is_one_clear_line(
+    mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    software = mock_factory._get_spi_class
+
+    def no_kernel_spi(shared: bool, hardware: bool) -> object:
+        if hardware:
+            raise OSError("[Errno 2] No such file or directory: '/dev/spidev0.1'")
+        return software(shared, hardware)
+
+    monkeypatch.setattr(mock_factory, "_get_spi_class", no_kernel_spi)
+    sensors = GpioSensors()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the fallback warning must not leak out either
+        with pytest.raises(BackendUnavailableError) as caught:
+            sensors.start(lambda event: None)
+    assert "\n" not in str(caught.value)
+    assert "dtparam=spi=on" in str(caught.value)
+    # Nothing stays reserved: the latch pin can be opened again.
+    DigitalOutputDevice(PinMap().sensor_latch).close()
+
+
+def test_a_pin_in_use_is_named(mock_factory: MockFactory) -> None:
+    other = DigitalOutputDevice(25)
+    try:
+        with pytest.raises(BackendUnavailableError, match="GPIO25") as caught:
+            GpioSensors().start(lambda event: None)
+        assert "\n" not in str(caught.value)
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize(
+    ("gpio", "player", "button"),
+    [(5, WHITE, "roll"), (6, WHITE, "cube"), (13, BLACK, "roll"), (26, BLACK, "cube")],
+)
+def test_buttons_become_events(
+    mock_factory: MockFactory, gpio: int, player: int, button: str
+) -> None:
+    clock = Clock()
+    events: list[object] = []
+    with GpioButtons(clock=clock) as buttons:
+        buttons.start(events.append)
+        pin = mock_factory.pin(gpio)
+        assert pin.pull == "up"
+        assert pin.bounce == pytest.approx(0.02)
+        pin.drive_low()
+        clock.now = 100.25
+        pin.drive_high()
+    assert events == [
+        ButtonEvent(player, button, True, 100.0),  # type: ignore[arg-type]
+        ButtonEvent(player, button, False, 100.25),  # type: ignore[arg-type]
+    ]
+
+
+def test_buttons_follow_the_pin_map(mock_factory: MockFactory) -> None:
+    pins = PinMap(white_roll=16, white_cube=17, black_roll=22, black_cube=23)
+    events: list[ButtonEvent] = []
+    with GpioButtons(pins=pins, bounce_time=0.05) as buttons:
+        buttons.start(events.append)  # type: ignore[arg-type]
+        for gpio in (23, 16):
+            mock_factory.pin(gpio).drive_low()
+        assert mock_factory.pin(22).bounce == pytest.approx(0.05)
+    assert [(e.player, e.button, e.pressed) for e in events] == [
+        (BLACK, "cube", True),
+        (WHITE, "roll", True),
+    ]
+
+
+def test_buttons_close_is_idempotent_and_frees_the_pins(mock_factory: MockFactory) -> None:
+    buttons = GpioButtons()
+    buttons.start(lambda event: None)
+    buttons.close()
+    buttons.close()
+    with pytest.raises(BackendClosedError):
+        buttons.start(lambda event: None)
+    DigitalOutputDevice(5).close()
