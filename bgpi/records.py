@@ -1,0 +1,162 @@
+"""The facts of a match, as the table decides them and the journal keeps them.
+
+Every decision of the table (a roll, a play, a cube action, the end of a game) is one record.
+The table's state is a pure function of its records: the shell appends each record to the
+journal before it shows it, and on start replays them to the same state. The export writes
+them as a match file. A record is a small immutable value with a JSON form.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from bgpi.rules import Move
+from bgpi.rules.result import GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """A new match (or money session): ``length`` 0 is money."""
+
+    kind: ClassVar[str] = "match"
+    length: int
+    crawford: bool = True
+    jacoby: bool = False
+    beaver: bool = False
+    automatic_doubles: int = 0
+    cube_limit: int = 64
+    names: tuple[str, str] = ("White", "Black")
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """The board is set up and the players may roll for the opening."""
+
+    kind: ClassVar[str] = "game"
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningDie:
+    """One player's die of the opening roll, kept as soon as it is rolled (and shown); the
+    pair then follows as :class:`OpeningRolled`. Exports skip it."""
+
+    kind: ClassVar[str] = "die"
+    player: int
+    die: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRolled:
+    """Each player's die of the opening roll (a tie rolls again)."""
+
+    kind: ClassVar[str] = "opening"
+    white: int
+    black: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """The player on turn rolled."""
+
+    kind: ClassVar[str] = "roll"
+    player: int
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """The player on turn ended the turn with this play (its moves, mover's numbering)."""
+
+    kind: ClassVar[str] = "play"
+    player: int
+    moves: tuple[tuple[int, int, int, bool], ...]
+
+    @classmethod
+    def of(cls, player: int, moves: tuple[Move, ...]) -> Played:
+        return cls(player, tuple((m.src, m.dst, m.die, m.hit) for m in moves))
+
+    def move_values(self) -> tuple[Move, ...]:
+        return tuple(Move(*move) for move in self.moves)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAction:
+    """``action`` is ``double``, ``take``, ``drop`` or ``beaver``, by ``player``."""
+
+    kind: ClassVar[str] = "cube"
+    player: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """A game won by a play that bore off the last checker (``result``), or by a drop
+    (``result`` 1, the cube's value before the double)."""
+
+    kind: ClassVar[str] = "end"
+    winner: int
+    result: int
+    points: int
+    dropped: bool = False
+
+    @property
+    def game_result(self) -> GameResult:
+        return GameResult(self.result)
+
+
+Record = (
+    MatchStarted
+    | GameStarted
+    | OpeningDie
+    | OpeningRolled
+    | Rolled
+    | Played
+    | CubeAction
+    | GameEnded
+)
+
+_KINDS: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (
+        MatchStarted,
+        GameStarted,
+        OpeningDie,
+        OpeningRolled,
+        Rolled,
+        Played,
+        CubeAction,
+        GameEnded,
+    )
+}
+
+
+def to_json(record: Record) -> str:
+    return json.dumps({"kind": record.kind, **asdict(record)}, separators=(",", ":"))
+
+
+def from_json(text: str) -> Record:
+    """Read a record back; ``ValueError`` naming what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"record {text[:60]!r} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("kind") not in _KINDS:
+        raise ValueError(f"record {text[:60]!r} has no known kind")
+    cls = _KINDS[data.pop("kind")]
+    names = {f.name for f in fields(cls)}
+    if set(data) != names:
+        raise ValueError(
+            f"record {text[:60]!r} has fields {sorted(data)}, expected {sorted(names)}"
+        )
+    values = {k: _tuples(v) for k, v in data.items()}
+    record: Record = cls(**values)
+    return record
+
+
+def _tuples(value: Any) -> Any:
+    """JSON has lists; records hold tuples."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
