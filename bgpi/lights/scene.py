@@ -1,0 +1,202 @@
+"""What the lights show, in game terms: the :class:`Scene`.
+
+The table builds a scene from its state; the renderer (:mod:`bgpi.lights.render`) turns it into
+pixel colours. A scene says nothing about pixels, colours or time, so the table never needs to
+know how the board is wired or what blinks.
+
+Zones are the board's printed numbering (:mod:`bgpi.hal.geometry`): points 1-24, 25 the white
+bar, 26 the black bar, 27 the white tray, 28 the black tray. Players are 0 (White), 1 (Black).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+from bgpi.hal.api import BUTTONS, COLOUR_NAMES, PLAYERS
+from bgpi.hal.geometry import TRAY_BLACK, ZONES, zone_name
+from bgpi.lights.errors import SceneError
+
+ROLL: Final = "roll"
+DOUBLE: Final = "double"
+TAKE: Final = "take"
+DROP: Final = "drop"
+BEAVER: Final = "beaver"
+END_TURN: Final = "end turn"
+CONFIRM: Final = "confirm"
+NEXT: Final = "next"
+ACKNOWLEDGE: Final = "acknowledge"
+NEW_GAME: Final = "new game"
+BUTTON_MEANINGS: Final = (
+    ROLL,
+    DOUBLE,
+    TAKE,
+    DROP,
+    BEAVER,
+    END_TURN,
+    CONFIRM,
+    NEXT,
+    ACKNOWLEDGE,
+    NEW_GAME,
+)
+"""What a press of a button does now; each has its own colour and blink at the button."""
+
+WRONG: Final = "wrong"
+NO_MOVE: Final = "no move"
+GAME_OVER: Final = "game over"
+MATCH_OVER: Final = "match over"
+FAULT: Final = "fault"
+ALERTS: Final = (WRONG, NO_MOVE, GAME_OVER, MATCH_OVER, FAULT)
+
+Prompt = tuple[int, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Everything the lights show at one moment. The defaults are a dark board with a centred
+    cube at 1 and a score of 0-0 in a money game.
+
+    The constructor refuses what cannot be shown (a zone past 28, a die of 7, a prompt for a
+    button that does not exist), naming the field and the value, so a table bug surfaces where
+    the scene is built rather than as a wrong light.
+    """
+
+    destinations: frozenset[int] = frozenset()  # zones where a lifted checker may land
+    lifted: frozenset[int] = frozenset()  # zones a checker was lifted from
+    extra: tuple[tuple[int, int], ...] = ()  # (zone, count) checkers to take away
+    missing: tuple[tuple[int, int], ...] = ()  # (zone, count) checkers to add
+    correct: frozenset[int] = frozenset()  # setup guidance: zones already right
+    last_play: frozenset[int] = frozenset()  # zones the opponent's last play touched
+    candidate: frozenset[int] = frozenset()  # zones of a play offered for confirmation
+    turn: int | None = None  # player on turn, None before the opening roll
+    dice: tuple[int, ...] = ()  # the two dice rolled
+    dice_left: tuple[int, ...] = ()  # the dice still to play this turn
+    opening_dice: tuple[int | None, int | None] = (None, None)  # each player's opening die
+    cube_value: int = 1
+    cube_owner: int | None = None  # None = centred
+    cube_available: bool = True  # False in the Crawford game
+    cube_offered: bool = False  # a double is being offered
+    score: tuple[int, int] = (0, 0)
+    length: int = 0  # 0 = money game
+    prompts: tuple[Prompt, ...] = ()  # (player, button "roll"|"cube", meaning)
+    alert: str | None = None  # one of ALERTS
+    winner: int | None = None  # winner of the game / match when the alert says so
+
+    def __post_init__(self) -> None:
+        _check_zones(self)
+        _check_counts(self)
+        for name in ("turn", "cube_owner", "winner"):
+            _check_player(name, getattr(self, name))
+        _check_dice(self)
+        _check_cube(self)
+        _check_score(self)
+        _check_prompts(self.prompts)
+        if self.alert is not None and self.alert not in ALERTS:
+            raise SceneError(f"alert {self.alert!r} is not one of {ALERTS}")
+
+    def prompt(self, player: int, button: str) -> str | None:
+        """The meaning of ``player``'s ``button`` now, or ``None`` when it does nothing."""
+        for who, which, meaning in self.prompts:
+            if (who, which) == (player, button):
+                return meaning
+        return None
+
+
+def _check_zone(field: str, zone: object) -> None:
+    if type(zone) is not int or zone not in ZONES:
+        raise SceneError(
+            f"{field} names zone {zone!r}, not a zone 1-{TRAY_BLACK} "
+            "(points 1-24, bars 25 white and 26 black, trays 27 white and 28 black)"
+        )
+
+
+def _check_zones(scene: Scene) -> None:
+    for name in ("destinations", "lifted", "correct", "last_play", "candidate"):
+        for zone in getattr(scene, name):
+            _check_zone(name, zone)
+
+
+def _check_counts(scene: Scene) -> None:
+    seen: dict[int, str] = {}
+    for name in ("extra", "missing"):
+        for entry in getattr(scene, name):
+            if not isinstance(entry, tuple) or len(entry) != 2:
+                raise SceneError(f"{name} holds {entry!r}, not a (zone, count) pair")
+            zone, count = entry
+            _check_zone(name, zone)
+            if type(count) is not int or count < 1:
+                raise SceneError(
+                    f"{name} gives {zone_name(zone)} a count of {count!r}: a count is 1 or more"
+                )
+            if zone in seen:
+                raise SceneError(
+                    f"{zone_name(zone)} is in both {seen[zone]} and {name}"
+                    if seen[zone] != name
+                    else f"{name} names {zone_name(zone)} twice"
+                )
+            seen[zone] = name
+
+
+def _check_player(field: str, player: object) -> None:
+    if player is not None and (type(player) is not int or player not in PLAYERS):
+        raise SceneError(f"{field} is {player!r}, not 0 (white), 1 (black) or None")
+
+
+def _check_die(field: str, die: object) -> None:
+    if type(die) is not int or not 1 <= die <= 6:
+        raise SceneError(f"{field} holds a die of {die!r}, not 1 to 6")
+
+
+def _check_dice(scene: Scene) -> None:
+    if len(scene.dice) not in (0, 2):
+        raise SceneError(f"dice {scene.dice!r} are not a roll of two dice (or none)")
+    for die in scene.dice:
+        _check_die("dice", die)
+    for die in scene.dice_left:
+        _check_die("dice_left", die)
+    if scene.dice and scene.turn is None:
+        raise SceneError(
+            f"dice {scene.dice!r} are shown on the side of the player on turn: no turn"
+        )
+    playable = Counter(scene.dice * 2 if scene.dice[:1] * 2 == scene.dice else scene.dice)
+    if Counter(scene.dice_left) - playable:
+        raise SceneError(f"dice_left {scene.dice_left!r} are not dice of the roll {scene.dice!r}")
+    if len(scene.opening_dice) != 2:
+        raise SceneError(f"opening_dice {scene.opening_dice!r} are not one per player")
+    for opening in scene.opening_dice:
+        if opening is not None:
+            _check_die("opening_dice", opening)
+
+
+def _check_cube(scene: Scene) -> None:
+    value = scene.cube_value
+    if type(value) is not int or value < 1 or value & (value - 1):
+        raise SceneError(f"cube_value {value!r} is not a power of two (1, 2, 4, ...)")
+
+
+def _check_score(scene: Scene) -> None:
+    if len(scene.score) != 2 or any(type(s) is not int or s < 0 for s in scene.score):
+        raise SceneError(f"score {scene.score!r} is not two counts of points, 0 or more")
+    if type(scene.length) is not int or scene.length < 0:
+        raise SceneError(f"length {scene.length!r} is not a match length (0 for money)")
+
+
+def _check_prompts(prompts: tuple[Prompt, ...]) -> None:
+    seen: set[tuple[int, str]] = set()
+    for entry in prompts:
+        if not isinstance(entry, tuple) or len(entry) != 3:
+            raise SceneError(f"prompt {entry!r} is not (player, button, meaning)")
+        player, button, meaning = entry
+        _check_player("a prompt's player", player)
+        if player is None:
+            raise SceneError(f"prompt {entry!r} names no player")
+        if button not in BUTTONS:
+            raise SceneError(f"prompt {entry!r} names button {button!r}, not one of {BUTTONS}")
+        if meaning not in BUTTON_MEANINGS:
+            raise SceneError(
+                f"prompt {entry!r} means {meaning!r}, not one of {', '.join(BUTTON_MEANINGS)}"
+            )
+        if (player, button) in seen:
+            raise SceneError(f"{COLOUR_NAMES[player]}'s {button} button is prompted twice")
+        seen.add((player, button))
