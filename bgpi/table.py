@@ -199,6 +199,9 @@ class Table:
                 position=Position.initial(),
             )._without_turn()
         if isinstance(record, GameStarted):
+            # Leaving "game over" for the setup is not recorded: only its end, GameStarted.
+            if self.phase is Phase.GAME_OVER:
+                return self._game_started()
             return self._expect(Phase.SETUP, record)._game_started()
         if isinstance(record, OpeningDie):
             return self._expect(Phase.OPENING, record)._opening_die(record)
@@ -317,12 +320,13 @@ class Table:
 
     def handle(self, event: Event) -> Step:
         """React to one event: the next table, the records decided, dice wanted."""
-        if isinstance(event, Seen):
-            settle, settled = self.settle.feed(event.observation, event.t)
-            return replace(self, settle=settle)._settled(settled)
-        if isinstance(event, Tick):
-            settle, settled = self.settle.poll(event.t)
-            return replace(self, settle=settle)._settled(settled)
+        if isinstance(event, Seen | Tick):
+            if isinstance(event, Seen):
+                settle, settled = self.settle.feed(event.observation, event.t)
+            else:
+                settle, settled = self.settle.poll(event.t)
+            table = self if settle is self.settle else replace(self, settle=settle)
+            return table._settled(settled)
         if isinstance(event, DiceRolled):
             return self._dice(event.player, event.dice)
         return self._button(event)

@@ -1,0 +1,110 @@
+"""What the shell does with each event, in one place: the app's event loop and the simulator
+harness both drive the table through a :class:`Driver`.
+
+For each event: the table decides; every record it decided is appended to the journal (and
+so is on disk) before anything is shown; dice are rolled when asked for and fed back; then
+the scene is rendered and the pixels written only if the frame changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bgpi.hal.api import RGB, ButtonEvent, Dice, Pixels, SensorFrame
+from bgpi.hal.geometry import Geometry
+from bgpi.lights.ledmap import LedMap
+from bgpi.lights.render import Style, next_change, render
+from bgpi.lights.scene import Scene
+from bgpi.records import MatchStarted, Record
+from bgpi.table import DiceRolled, Event, Press, Seen, Table, Tick
+from bgpi.view import scene_of
+
+
+class Journal(Protocol):
+    """Where records go before they are shown (bgpi.store.Journal, or a list in memory)."""
+
+    def append(self, record: Record) -> int: ...
+
+    def new_match(self, record: MatchStarted) -> int: ...
+
+
+@dataclass
+class MemoryJournal:
+    """A journal that keeps records in a list: for the demo and tests without a state dir."""
+
+    records: list[Record] = field(default_factory=list)
+
+    def append(self, record: Record) -> int:
+        self.records.append(record)
+        return len(self.records)
+
+    def new_match(self, record: MatchStarted) -> int:
+        self.records = [record]
+        return 1
+
+
+@dataclass
+class Driver:
+    """Runs a table against a journal, dice and pixels."""
+
+    table: Table
+    journal: Journal
+    dice: Dice
+    pixels: Pixels
+    geometry: Geometry
+    ledmap: LedMap
+    style: Style
+    frame: tuple[RGB, ...] | None = None
+    frames_written: int = 0
+    log: list[Record] = field(default_factory=list)  # every record of this run, in order
+    _due: float | None = None  # when a blinking light next changes the frame
+
+    def sensor(self, frame: SensorFrame) -> None:
+        self.dispatch(Seen(self.geometry.counts(frame), frame.timestamp))
+
+    def button(self, event: ButtonEvent) -> None:
+        self.dispatch(Press(event.player, event.button, event.pressed, event.timestamp))
+
+    def tick(self, now: float) -> None:
+        self.dispatch(Tick(now))
+
+    def dispatch(self, event: Event) -> None:
+        before = self.table
+        step = before.handle(event)
+        for record in step.records:
+            self.log.append(record)
+            if isinstance(record, MatchStarted):
+                self.journal.new_match(record)
+            else:
+                self.journal.append(record)
+        self.table = step.table
+        if step.dice is not None:
+            request = step.dice
+            values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
+            self.dispatch(DiceRolled(request.player, values, event.t))
+            return
+        self.show(event.t, changed=self.table is not before)
+
+    @property
+    def scene(self) -> Scene:
+        return scene_of(self.table)
+
+    def show(self, now: float, *, changed: bool = True) -> None:
+        """Render the scene when the table changed or a light is due to blink; write the
+        pixels only when the frame changed."""
+        if not changed and self.frame is not None and (self._due is None or now < self._due):
+            return
+        scene = self.scene
+        frame = render(scene, self.ledmap, self.style, now)
+        self._due = next_change(scene, self.style, now)
+        if frame != self.frame:
+            self.pixels.show(frame)
+            self.frame = frame
+            self.frames_written += 1
+
+    def deadline(self, now: float) -> float | None:
+        """When the table next needs a tick: the settle filter's deadline or a blink."""
+        times = [self.table.settle.deadline(), next_change(self.scene, self.style, now)]
+        due = [t for t in times if t is not None]
+        return min(due) if due else None

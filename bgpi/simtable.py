@@ -1,0 +1,190 @@
+"""The whole table in simulator mode, driven by hand: the API that the tests, the demo and
+the developer's page share.
+
+A :class:`SimTable` wires the pure table to the simulated board, buttons and pixels through
+the same :class:`~bgpi.driver.Driver` the app uses, on a manual clock: act with hands
+(``lift``, ``place``, ``move``, ``knock``), press buttons, let time pass with ``advance``,
+and read the state and the pixel frame.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from bgpi.driver import Driver, Journal, MemoryJournal
+from bgpi.hal.api import BLACK, CUBE, RGB, ROLL, WHITE, ButtonEvent, ButtonName, Event, SensorEvent
+from bgpi.hal.dice import SeededDice
+from bgpi.hal.geometry import Geometry
+from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
+from bgpi.lights.ledmap import LedMap
+from bgpi.lights.render import Style
+from bgpi.lights.scene import Scene
+from bgpi.records import MatchStarted
+from bgpi.rules import BAR, OFF, Match, Move, Position
+from bgpi.sensing.board import capacities, zone_of
+from bgpi.table import Phase, Table, TableConfig
+
+TICK = 0.005  # the harness's time step: finer than the settle time
+
+
+@dataclass(frozen=True, slots=True)
+class SimOptions:
+    """How the simulated table is built."""
+
+    seed: int = 0
+    bounce: float = 0.0
+    jitter: float = 0.0
+    slide_step: float = 0.02
+
+
+class SimTable:
+    """A table on the simulated board, with seeded dice and a manual clock."""
+
+    def __init__(
+        self,
+        match: MatchStarted,
+        *,
+        options: SimOptions | None = None,
+        geometry: Geometry | None = None,
+        ledmap: LedMap | None = None,
+        style: Style | None = None,
+        journal: Journal | None = None,
+    ) -> None:
+        options = options or SimOptions()
+        self.geometry = geometry or Geometry.default()
+        self.clock = ManualClock()
+        self.board = SimBoard(
+            self.geometry,
+            clock=self.clock,
+            bounce=options.bounce,
+            jitter=options.jitter,
+            seed=options.seed,
+            slide_step=options.slide_step,
+        )
+        self.buttons = SimButtons(clock=self.clock)
+        ledmap = ledmap or LedMap.default()
+        self.pixels = SimPixels(ledmap.length)
+        self.journal = journal if journal is not None else MemoryJournal()
+        self._events: deque[Event] = deque()
+        config = TableConfig(capacities(self.geometry))
+        self.journal.new_match(match)
+        self.driver = Driver(
+            Table.start(config, match),
+            self.journal,
+            SeededDice(options.seed),
+            self.pixels,
+            self.geometry,
+            ledmap,
+            style or Style(),
+        )
+        self.driver.log.append(match)
+        self.board.start(self._events.append)
+        self.buttons.start(self._events.append)
+        self.advance(0.1)
+
+    # -- time ---------------------------------------------------------------------------
+
+    def advance(self, seconds: float = 0.1) -> None:
+        """Let ``seconds`` pass: switches change, frames settle, the table reacts."""
+        end = self.clock() + seconds
+        while True:
+            self._drain()
+            self.driver.tick(self.clock())
+            if self.clock() >= end - 1e-9:
+                return
+            self.board.advance(min(TICK, end - self.clock()))
+
+    def _drain(self) -> None:
+        self.board.pump()
+        while self._events:
+            event = self._events.popleft()
+            if isinstance(event, SensorEvent):
+                self.driver.sensor(event.frame)
+            elif isinstance(event, ButtonEvent):
+                self.driver.button(event)
+
+    # -- hands, in printed zones --------------------------------------------------------
+
+    def setup(self, position: Position | None = None) -> None:
+        """Put the checkers on the board for ``position`` (White's view; default: the start)."""
+        position = position or Position.initial()
+        layout = {}
+        for colour, side in ((WHITE, position.player), (BLACK, position.opponent)):
+            for index, count in enumerate(side):
+                if count and (index != OFF or self.geometry.tray_slots):
+                    layout[zone_of(colour, index)] = (colour, count)
+        self.board.setup(layout)
+        self.advance()
+
+    def lift(self, zone: int, colour: int | None = None) -> None:
+        self.board.lift(zone, colour)
+        self.advance()
+
+    def place(self, zone: int, colour: int) -> None:
+        self.board.place(zone, colour)
+        self.advance()
+
+    def knock(self, zone: int) -> None:
+        self.board.knock(zone, by=None)
+        self.advance()
+
+    def straighten(self, zone: int) -> None:
+        self.board.straighten(zone)
+        self.advance()
+
+    def press(self, player: int, button: ButtonName, hold: float = 0.05) -> None:
+        self.buttons.press(player, button)
+        self.advance(hold)
+        self.buttons.release(player, button)
+        self.advance()
+
+    def roll(self, player: int) -> None:
+        self.press(player, ROLL)
+
+    def cube(self, player: int) -> None:
+        self.press(player, CUBE)
+
+    # -- hands, in the mover's numbering ------------------------------------------------
+
+    def make_move(self, player: int, move: Move) -> None:
+        """Move one checker as a hand would: the blot first to the bar when it hits."""
+        if move.hit:
+            self.board.lift(zone_of(player, move.dst), 1 - player)
+            self.board.place(zone_of(1 - player, BAR), 1 - player)
+            self.advance()
+        self.board.lift(zone_of(player, move.src), player)
+        if move.dst != OFF or self.geometry.tray_slots:
+            self.board.place(zone_of(player, move.dst), player)
+        self.advance()
+
+    def make_play(self, player: int, moves: tuple[Move, ...]) -> None:
+        for move in moves:
+            self.make_move(player, move)
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def table(self) -> Table:
+        return self.driver.table
+
+    @property
+    def phase(self) -> Phase:
+        return self.table.phase
+
+    @property
+    def match(self) -> Match:
+        return self.table.match
+
+    @property
+    def position(self) -> Position:
+        """The position the table holds, from White's side."""
+        return self.table.position
+
+    @property
+    def scene(self) -> Scene:
+        return self.driver.scene
+
+    @property
+    def frame(self) -> tuple[RGB, ...] | None:
+        return self.pixels.last
