@@ -1,69 +1,196 @@
-"""The ``bgpi`` command line."""
+"""The ``bgpi`` command line.
+
+Exit status: 0 done, 1 failed, 2 a usage or configuration error. Log lines go to stderr,
+quiet unless ``-v``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
+import logging
+import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from bgpi import __version__
-from bgpi.rules import Position, RulesError, legal_plays, parse_roll
-from bgpi.rules.result import game_result
+from bgpi.config import Config, ConfigError, load, show
+
+log = logging.getLogger("bgpi")
+
+OK, FAILED, USAGE = 0, 1, 2
 
 
-def _demo(args: argparse.Namespace) -> int:
-    """A game between two players who pick a random legal play: the rules engine at work."""
-    # A seeded PRNG is right here: the demo must replay exactly. Real dice use `secrets`.
-    rng = random.Random(args.seed)
-    pos = Position.initial()
-    names = ("White", "Black")
-    turn = 0
-    for number in range(1, 1000):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        play = rng.choice(legal_plays(pos, dice))
-        print(f"{number:3}. {names[turn]:5} {dice[0]}-{dice[1]}: {play}")
-        result = game_result(play.result)
-        if result is not None:
-            print(f"{names[turn]} wins a {result.name.lower()} ({int(result)} points).")
-            print(play.result)
-            return 0
-        pos, turn = play.result.swap(), 1 - turn
-    return 1
+class CommandError(Exception):
+    """A command that cannot do its work: the message says why; exit status 1."""
 
 
-def _plays(args: argparse.Namespace) -> int:
-    try:
-        pos = Position.from_id(args.position) if args.position else Position.initial()
-        roll = parse_roll(args.dice)
-    except RulesError as exc:
-        print(f"bgpi plays: {exc}", file=sys.stderr)
-        return 2
+def _journal_path(config: Config, args: argparse.Namespace) -> Path:
+    from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
+
+    return config.state_dir(args.state_dir) / JOURNAL_NAME
+
+
+def _run(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import App  # noqa: PLC0415
+
+    app = App(config, config.state_dir(args.state_dir))
+    app.handle_signals()
+    return app.run()
+
+
+def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.records import MatchStarted  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    base = config.match_record()
+    length = 0 if args.money else (args.length if args.length is not None else base.length)
+    match = MatchStarted(
+        length,
+        base.crawford,
+        base.jacoby if not length else False,
+        base.beaver if not length else False,
+        base.automatic_doubles if not length else 0,
+        base.cube_limit,
+        base.names,
+    )
+    games = args.games if args.games is not None else (3 if not length else None)
+    print(f"bgpi demo, seed {seed}")
+    if args.state_dir is None and not config.state.dir:
+        sim = play_match(match, seed=seed, games=games)
+    else:
+        path = _journal_path(config, args)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with Journal.open(path) as journal:
+            records = journal.records() if journal.matches() else []
+            ongoing = records and not journal.matches()[-1].finished
+            start = records if ongoing else match
+            sim = play_match(start, seed=seed, games=games, journal=journal)
+    score = sim.match.score
+    print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
+    return OK
+
+
+def _export(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.export import export_mat  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    path = _journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path) as journal:
+        text = export_mat(journal.records(args.match))
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        log.info("wrote %s", args.output)
+    return OK
+
+
+def _status(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.table import Table  # noqa: PLC0415
+
+    path = _journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path) as journal:
+        records = journal.records()
+    table = Table.replay(table_config(config), records)
+    view = table.mover_view if table.match.turn is not None else table.position
+    print(f"{table.match}")
+    print(f"phase: {table.phase.value}")
+    print(f"Position ID: {view.id()}")
+    print(f"Match ID: {table.match.id()}")
+    print(view)
+    return OK
+
+
+def _config_check(config: Config, args: argparse.Namespace) -> int:
+    print(f"{config.source}: ok")
+    return OK
+
+
+def _config_show(config: Config, args: argparse.Namespace) -> int:
+    sys.stdout.write(show(config))
+    return OK
+
+
+def _plays(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.rules import Position, legal_plays, parse_roll  # noqa: PLC0415
+
+    pos = Position.from_id(args.position) if args.position else Position.initial()
+    roll = parse_roll(args.dice)
     print(pos)
     plays = legal_plays(pos, roll)
     print(f"{len(plays)} legal plays of {roll[0]}-{roll[1]}:")
     for play in plays:
         print(f"  {play}")
-    return 0
+    return OK
+
+
+Command = Callable[[Config, argparse.Namespace], int]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bgpi", description=__doc__)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="FILE", help="the TOML configuration file")
+    common.add_argument("--state-dir", metavar="DIR", help="where the journal lives")
+    common.add_argument("-v", "--verbose", action="count", default=0, help="more log lines")
+
+    parser = argparse.ArgumentParser(
+        prog="bgpi", description="A wooden backgammon board that enforces the rules."
+    )
     parser.add_argument("--version", action="version", version=f"bgpi {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
-    demo = commands.add_parser("demo", help="play a game by the rules engine and print it")
-    demo.add_argument("--seed", type=int, default=None, help="make the game reproducible")
-    demo.set_defaults(run=_demo)
-    plays = commands.add_parser("plays", help="list the legal plays of a roll")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, run: Command, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, parents=[common], help=help_text, description=help_text)
+        sub.set_defaults(run=run)
+        return sub
+
+    command("run", _run, "run the table on the configured hardware (the service)")
+    demo = command("demo", _demo, "two built-in players play a match on the simulated board")
+    demo.add_argument("--seed", type=int, help="make the match reproducible")
+    demo.add_argument("--length", type=int, help="match length (default: the config's)")
+    demo.add_argument("--money", action="store_true", help="a money session instead")
+    demo.add_argument("--games", type=int, help="stop after this many games")
+    export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
+    export.add_argument("--match", type=int, help="the match number (default: the latest)")
+    export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
+    command("status", _status, "print the current position, Position ID and Match ID")
+    config = commands.add_parser("config", help="check or show the configuration")
+    config_commands = config.add_subparsers(dest="action", required=True, metavar="ACTION")
+    for name, run, text in (
+        ("check", _config_check, "check a configuration file and say what is wrong"),
+        ("show", _config_show, "print the effective configuration"),
+    ):
+        sub = config_commands.add_parser(name, parents=[common], help=text, description=text)
+        sub.set_defaults(run=run)
+    plays = command("plays", _plays, "list the legal plays of a roll")
     plays.add_argument("dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--position", help="gnubg Position ID (default: the starting position)")
-    plays.set_defaults(run=_plays)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.run(args)
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="bgpi: %(levelname)s: %(message)s")
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"bgpi: {exc}", file=sys.stderr)
+        return USAGE
+    try:
+        code: int = args.run(config, args)
+    except (CommandError, ValueError, RuntimeError, OSError) as exc:
+        print(f"bgpi {args.command}: {exc}", file=sys.stderr)
+        return FAILED
     return code
 
 

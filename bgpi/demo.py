@@ -9,7 +9,7 @@ cube action is a button press, and what is printed is read back from the journal
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bgpi.driver import Journal
@@ -61,24 +61,28 @@ def _worth(pos: Position) -> float:
 
 
 def play_match(
-    match: MatchStarted,
+    match: MatchStarted | Sequence[Record],
     *,
     seed: int,
     say: Callable[[str], None] = print,
     journal: Journal | None = None,
     games: int | None = None,
 ) -> SimTable:
-    """Play ``match`` on a simulated table until it ends (money: ``games`` games)."""
-    rng = random.Random(seed)
+    """Play ``match`` on a simulated table until it ends (money: ``games`` games), or resume
+    it from a journal's records.
+
+    Every choice depends only on the seed and the records so far, and the seeded dice resume
+    after the dice in the records, so an interrupted and resumed match plays on exactly as an
+    uninterrupted one would.
+    """
     sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
     player = PipPlayer()
     printer = _Printer(sim, say)
-    sim.setup()
     for _ in range(MAX_ACTIONS):
         printer.flush()
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
-        _act(sim, player, rng)
+        _act(sim, player, random.Random(f"{seed}:{len(sim.driver.log)}"))
     raise RuntimeError(f"the demo made {MAX_ACTIONS} actions without finishing the match")
 
 
@@ -136,6 +140,10 @@ class _Printer:
         self.seen = 0
         self.games_ended = 0
         self.game = 0
+        if len(sim.driver.log) > 1:  # resumed: say where, and print only what is new
+            self.seen = len(sim.driver.log)
+            self.game = sum(isinstance(r, GameStarted) for r in sim.driver.log)
+            say(f"resuming: {sim.match}")
         self.names = ("White", "Black")
         self.dice = ""
 

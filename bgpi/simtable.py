@@ -10,6 +10,7 @@ and read the state and the pixel frame.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bgpi.driver import Driver, Journal, MemoryJournal
@@ -20,7 +21,7 @@ from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
-from bgpi.records import MatchStarted
+from bgpi.records import MatchStarted, OpeningDie, Record, Rolled
 from bgpi.rules import BAR, OFF, Match, Move, Position
 from bgpi.sensing.board import capacities, zone_of
 from bgpi.table import Phase, Table, TableConfig
@@ -43,7 +44,7 @@ class SimTable:
 
     def __init__(
         self,
-        match: MatchStarted,
+        records: MatchStarted | Sequence[Record],
         *,
         options: SimOptions | None = None,
         geometry: Geometry | None = None,
@@ -51,7 +52,10 @@ class SimTable:
         style: Style | None = None,
         journal: Journal | None = None,
     ) -> None:
+        """A table for a new match (``records`` a MatchStarted), or one resumed from a
+        journal's records, the board standing as the journal left it."""
         options = options or SimOptions()
+        history: list[Record] = [records] if isinstance(records, MatchStarted) else list(records)
         self.geometry = geometry or Geometry.default()
         self.clock = ManualClock()
         self.board = SimBoard(
@@ -67,18 +71,22 @@ class SimTable:
         self.pixels = SimPixels(ledmap.length)
         self.journal = journal if journal is not None else MemoryJournal()
         self._events: deque[Event] = deque()
-        config = TableConfig(capacities(self.geometry))
-        self.journal.new_match(match)
+        if isinstance(records, MatchStarted):
+            self.journal.new_match(records)
+        dice = SeededDice(options.seed)
+        dice.skip(dice_rolled(history))
         self.driver = Driver(
-            Table.start(config, match),
+            Table.replay(TableConfig(capacities(self.geometry)), history),
             self.journal,
-            SeededDice(options.seed),
+            dice,
             self.pixels,
             self.geometry,
             ledmap,
             style or Style(),
+            log=history,
         )
-        self.driver.log.append(match)
+        if self.phase is not Phase.SETUP:
+            self.setup(self.position)
         self.board.start(self._events.append)
         self.buttons.start(self._events.append)
         self.advance(0.1)
@@ -188,3 +196,10 @@ class SimTable:
     @property
     def frame(self) -> tuple[RGB, ...] | None:
         return self.pixels.last
+
+
+def dice_rolled(records: Sequence[Record]) -> int:
+    """How many dice the records hold: seeded dice resume after them."""
+    return sum(
+        1 if isinstance(r, OpeningDie) else 2 if isinstance(r, Rolled) else 0 for r in records
+    )

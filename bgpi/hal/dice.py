@@ -42,5 +42,10 @@ class SeededDice:
         """Two dice."""
         return self.die(), self.die()
 
+    def skip(self, count: int) -> None:
+        """Pass over ``count`` dice: a replay resumes where the journal stopped."""
+        for _ in range(count):
+            self.die()
+
     def __repr__(self) -> str:
         return f"SeededDice({self.seed!r})"

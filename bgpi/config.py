@@ -1,0 +1,299 @@
+"""The configuration: one TOML file, every key with a default, checked on load.
+
+An empty file runs the simulator. A bad file is refused with :class:`ConfigError` naming the
+file, the key and why: an unknown key (a typo must not be silently ignored), a wrong type, a
+value out of range, a pin used twice, an LED map that overlaps or runs past the strip.
+
+Sections and keys (defaults in brackets)::
+
+    [sensors]  backend ["sim"] (sim | gpio | serial), point_slots [6], bar_slots [4],
+               tray_slots [0], settle_ms [40], scan_hz [200], port ["/dev/bgpi-scanner"]
+    [buttons]  backend ["sim"] (sim | gpio), bounce_ms [20], long_press_ms [800]
+    [leds]     backend ["sim"] (sim | neopixel), wiring ["spi"] (spi | pwm),
+               brightness [0.5], gamma [2.2], max_current_ma [2000], pixel_order ["GRB"]
+    [leds.map]      a custom LED map (see bgpi.lights.ledmap); default: the built-in routing
+    [leds.palette]  meaning = [r, g, b], to recolour a meaning
+    [pins]     sensor_clock, sensor_data, sensor_select, sensor_latch, led_data,
+               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md)
+    [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
+               automatic_doubles [0], cube_limit [64]
+    [players]  white ["White"], black ["Black"]
+    [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from bgpi.hal.geometry import Geometry
+from bgpi.hal.pins import PinMap
+from bgpi.lights.ledmap import LedMap
+from bgpi.lights.render import Style, check_power
+from bgpi.records import MatchStarted
+from bgpi.rules import MatchRules
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used: names the file, the key and why."""
+
+    def __init__(self, source: str, key: str, why: str) -> None:
+        super().__init__(f"{source}: {key}: {why}")
+        self.source, self.key, self.why = source, key, why
+
+
+@dataclass(frozen=True, slots=True)
+class SensorsConfig:
+    backend: str = "sim"
+    point_slots: int = 6
+    bar_slots: int = 4
+    tray_slots: int = 0
+    settle_ms: int = 40
+    scan_hz: float = 200.0
+    port: str = "/dev/bgpi-scanner"
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    backend: str = "sim"
+    bounce_ms: int = 20
+    long_press_ms: int = 800
+
+
+@dataclass(frozen=True, slots=True)
+class LedsConfig:
+    backend: str = "sim"
+    wiring: str = "spi"
+    brightness: float = 0.5
+    gamma: float = 2.2
+    max_current_ma: int = 2000
+    pixel_order: str = "GRB"
+
+
+@dataclass(frozen=True, slots=True)
+class RulesConfig:
+    length: int = 5
+    crawford: bool = True
+    jacoby: bool = False
+    beaver: bool = False
+    automatic_doubles: int = 0
+    cube_limit: int = 64
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersConfig:
+    white: str = "White"
+    black: str = "Black"
+
+
+@dataclass(frozen=True, slots=True)
+class StateConfig:
+    dir: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration, checked."""
+
+    sensors: SensorsConfig = field(default_factory=SensorsConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    leds: LedsConfig = field(default_factory=LedsConfig)
+    pins: PinMap = field(default_factory=PinMap)
+    rules: RulesConfig = field(default_factory=RulesConfig)
+    players: PlayersConfig = field(default_factory=PlayersConfig)
+    state: StateConfig = field(default_factory=StateConfig)
+    ledmap: LedMap = field(default_factory=LedMap.default)
+    style: Style = field(default_factory=Style)
+    source: str = "(defaults)"
+
+    @property
+    def geometry(self) -> Geometry:
+        s = self.sensors
+        return Geometry.default(
+            point_slots=s.point_slots, bar_slots=s.bar_slots, tray_slots=s.tray_slots
+        )
+
+    def match_record(self) -> MatchStarted:
+        r = self.rules
+        return MatchStarted(
+            r.length,
+            r.crawford,
+            r.jacoby,
+            r.beaver,
+            r.automatic_doubles,
+            r.cube_limit,
+            (self.players.white, self.players.black),
+        )
+
+    def state_dir(self, override: str | Path | None = None) -> Path:
+        """Where the journal lives: the command line's choice, the config's, systemd's
+        StateDirectory, or the user's XDG state directory."""
+        chosen = override or self.state.dir or os.environ.get("STATE_DIRECTORY", "")
+        if chosen:
+            return Path(chosen).expanduser()
+        xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        return Path(xdg) / "bgpi"
+
+
+# -- loading --------------------------------------------------------------------------------
+
+_CHOICES = {
+    ("sensors", "backend"): ("sim", "gpio", "serial"),
+    ("buttons", "backend"): ("sim", "gpio"),
+    ("leds", "backend"): ("sim", "neopixel"),
+    ("leds", "wiring"): ("spi", "pwm"),
+    ("leds", "pixel_order"): ("GRB", "RGB", "GRBW", "RGBW"),
+}
+_RANGES: dict[tuple[str, str], tuple[float, float]] = {
+    ("sensors", "point_slots"): (1, 15),
+    ("sensors", "bar_slots"): (1, 15),
+    ("sensors", "tray_slots"): (0, 15),
+    ("sensors", "settle_ms"): (0, 2000),
+    ("sensors", "scan_hz"): (10, 5000),
+    ("buttons", "bounce_ms"): (0, 500),
+    ("buttons", "long_press_ms"): (100, 10000),
+    ("leds", "brightness"): (0.0, 1.0),
+    ("leds", "gamma"): (1.0, 4.0),
+    ("leds", "max_current_ma"): (100, 100_000),
+    ("rules", "length"): (0, 99),
+    ("rules", "automatic_doubles"): (0, 6),
+    ("rules", "cube_limit"): (2, 64),
+}
+_SECTIONS: dict[str, type[Any]] = {
+    "sensors": SensorsConfig,
+    "buttons": ButtonsConfig,
+    "leds": LedsConfig,
+    "pins": PinMap,
+    "rules": RulesConfig,
+    "players": PlayersConfig,
+    "state": StateConfig,
+}
+
+
+def load(path: str | Path | None) -> Config:
+    """Read and check a config file; None or an empty file gives the defaults."""
+    if path is None:
+        return Config()
+    source = str(path)
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except FileNotFoundError:
+        raise ConfigError(source, "(file)", "no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, "(syntax)", str(exc)) from None
+    return parse(data, source)
+
+
+def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
+    """Check a parsed TOML document and build the config."""
+    for name in data:
+        if name not in _SECTIONS:
+            raise ConfigError(source, name, f"unknown section; known: {', '.join(_SECTIONS)}")
+    sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
+    leds = data.get("leds", {})
+    ledmap = _guard(source, "leds.map", lambda: _ledmap(leds.get("map")))
+    style = _guard(source, "leds", lambda: _style(sections["leds"], leds.get("palette")))
+    # A budget below what the strip draws dark would only fail at the first frame.
+    _guard(source, "leds.max_current_ma", lambda: check_power(ledmap, style))
+    config = Config(**sections, ledmap=ledmap, style=style, source=source)
+    rules = config.rules
+    _guard(
+        source,
+        "rules",
+        lambda: MatchRules(
+            rules.length,
+            rules.crawford,
+            rules.jacoby,
+            rules.beaver,
+            rules.automatic_doubles,
+            rules.cube_limit,
+        ),
+    )
+    return config
+
+
+def _section(source: str, name: str, values: Any) -> Any:
+    cls = _SECTIONS[name]
+    if not isinstance(values, dict):
+        raise ConfigError(source, name, "must be a table ([" + name + "])")
+    known = {f.name: f for f in fields(cls)}
+    extra = {"leds": {"map", "palette"}}.get(name, set())
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        where = f"{name}.{key}"
+        if key in extra:
+            continue
+        if key not in known:
+            raise ConfigError(source, where, f"unknown key; known: {', '.join(known)}")
+        default = known[key].default
+        checked[key] = _value(source, where, (name, key), value, default)
+    return _guard(source, name, lambda: cls(**checked))
+
+
+def _value(source: str, where: str, key: tuple[str, str], value: Any, default: Any) -> Any:
+    expected = type(default)
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if type(value) is not expected:
+        raise ConfigError(
+            source, where, f"is {value!r} ({type(value).__name__}), expected {expected.__name__}"
+        )
+    if key in _CHOICES and value not in _CHOICES[key]:
+        raise ConfigError(source, where, f"is {value!r}, expected one of {_CHOICES[key]}")
+    if key in _RANGES:
+        low, high = _RANGES[key]
+        if not low <= value <= high:
+            raise ConfigError(source, where, f"is {value}, expected {low} to {high}")
+    return value
+
+
+def _guard(source: str, where: str, build: Callable[[], Any]) -> Any:
+    """Run a constructor that checks its own values; its ValueError becomes a ConfigError."""
+    try:
+        return build()
+    except ValueError as exc:
+        raise ConfigError(source, where, str(exc)) from None
+
+
+def _ledmap(mapping: Any) -> LedMap:
+    if mapping is None:
+        return LedMap.default()
+    if not isinstance(mapping, dict):
+        raise ValueError("must be a table ([leds.map])")
+    return LedMap.from_config(mapping)
+
+
+def _style(leds: LedsConfig, palette: Any) -> Style:
+    if palette is not None and not isinstance(palette, dict):
+        raise ValueError("palette must be a table ([leds.palette])")
+    return Style.from_config(
+        brightness=leds.brightness,
+        gamma=leds.gamma,
+        max_current_ma=leds.max_current_ma,
+        palette=palette or {},
+    )
+
+
+def show(config: Config) -> str:
+    """The effective configuration as TOML (the LED map and palette by summary)."""
+    lines = [f"# effective configuration from {config.source}"]
+    for name in _SECTIONS:
+        section = getattr(config, name)
+        lines.append(f"\n[{name}]")
+        for f in fields(section):
+            lines.append(f"{f.name} = {_toml(getattr(section, f.name))}")
+    lines.append(f"\n# LED map: {config.ledmap.length} pixels")
+    return "\n".join(lines) + "\n"
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
