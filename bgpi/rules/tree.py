@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bgpi.rules import packed
 from bgpi.rules.dice import Roll, check_roll, dice_to_move
 from bgpi.rules.packed import ABOVE, BITS, FIELD, ONE, OPP_BAR, OPP_BASE, OUTSIDE_HOME
-from bgpi.rules.plays import _MOVES, Move, Play, _legal
+from bgpi.rules.plays import _MOVES, Move, Play
 from bgpi.rules.position import OFF, Position
 
 
@@ -64,22 +64,19 @@ _State = tuple[int, tuple[int, ...]]  # (packed position, dice left)
 def partial_plays(pos: Position, dice: Sequence[int]) -> PlayTree:
     """Build the tree of every legal partial play of ``dice`` in ``pos``.
 
-    Breadth first, one level per move, merging equal states; then a walk back from the legal
-    plays keeps only the states that lead to one. Works on packed positions, since the
+    Breadth first, one level per move, merging equal states, until no die can be played;
+    the deepest level holds the legal plays (the rules want as many dice used as can be), and
+    a walk back keeps only the states that lead to one. Works on packed positions, since the
     tracker builds this once per roll and the heaviest rolls have thousands of states.
     """
     roll = check_roll(dice)
-    finals = _legal(pos, roll)
-    most = len(finals[0][1])
-    # When only one die of two can be played, the rule picks which: only that die may end it.
-    ends = {(packed.pack_sides(*key), moves[0].die if most == 1 else 0) for key, moves in finals}
-
-    states: list[_State] = [(packed.pack(pos), tuple(sorted(dice_to_move(roll), reverse=True)))]
+    start_dice = tuple(sorted(dice_to_move(roll), reverse=True))
+    states: list[_State] = [(packed.pack(pos), start_dice)]
     paths: list[tuple[Move, ...]] = [()]
     parents: list[int] = [-1]
     edges: list[list[tuple[Move, int]]] = [[]]
     levels: list[list[int]] = [[0]]
-    for _depth in range(most):
+    while len(levels) <= len(start_dice):
         level: dict[_State, int] = {}
         for parent in levels[-1]:
             for move, state in _successors(*states[parent]):
@@ -91,11 +88,19 @@ def partial_plays(pos: Position, dice: Sequence[int]) -> PlayTree:
                     parents.append(parent)
                     edges.append([])
                 edges[parent].append((move, child))
+        if not level:
+            break
         levels.append(list(level.values()))
+    most = len(levels) - 1
+    ends = levels[most]
+    if most == 1 and roll[0] != roll[1]:
+        # Only one die of two can be played: the larger, if it can be.
+        larger = [index for index in ends if paths[index][0].die == max(roll)]
+        ends = larger or ends
 
     useful = [False] * len(states)
-    for index in levels[most]:
-        useful[index] = (states[index][0], paths[index][0].die if most == 1 else 0) in ends
+    for index in ends:
+        useful[index] = True
     for level_indices in reversed(levels[:most]):
         for index in level_indices:
             useful[index] = any(useful[child] for _, child in edges[index])
