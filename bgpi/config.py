@@ -119,15 +119,10 @@ class Config:
 
     def match_record(self) -> MatchStarted:
         r = self.rules
-        return MatchStarted(
-            r.length,
-            r.crawford,
-            r.jacoby,
-            r.beaver,
-            r.automatic_doubles,
-            r.cube_limit,
-            (self.players.white, self.players.black),
+        rules = MatchRules(
+            r.length, r.crawford, r.jacoby, r.beaver, r.automatic_doubles, r.cube_limit
         )
+        return MatchStarted.of(rules, (self.players.white, self.players.black))
 
     def state_dir(self, override: str | Path | None = None) -> Path:
         """Where the journal lives: the command line's choice, the config's, systemd's
@@ -201,19 +196,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     # A budget below what the strip draws dark would only fail at the first frame.
     _guard(source, "leds.max_current_ma", lambda: check_power(ledmap, style))
     config = Config(**sections, ledmap=ledmap, style=style, source=source)
-    rules = config.rules
-    _guard(
-        source,
-        "rules",
-        lambda: MatchRules(
-            rules.length,
-            rules.crawford,
-            rules.jacoby,
-            rules.beaver,
-            rules.automatic_doubles,
-            rules.cube_limit,
-        ),
-    )
+    _guard(source, "rules", config.match_record)
     return config
 
 

@@ -12,7 +12,7 @@ import json
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
-from bgpi.rules import Move
+from bgpi.rules import MatchRules, Move
 from bgpi.rules.result import GameResult
 
 
@@ -28,6 +28,29 @@ class MatchStarted:
     automatic_doubles: int = 0
     cube_limit: int = 64
     names: tuple[str, str] = ("White", "Black")
+
+    @classmethod
+    def of(cls, rules: MatchRules, names: tuple[str, str]) -> MatchStarted:
+        return cls(
+            rules.length,
+            rules.crawford,
+            rules.jacoby,
+            rules.beaver,
+            rules.automatic_doubles,
+            rules.cube_limit,
+            names,
+        )
+
+    def rules(self) -> MatchRules:
+        """The match's rules (checked: a money option in a match is refused)."""
+        return MatchRules(
+            length=self.length,
+            crawford=self.crawford,
+            jacoby=self.jacoby,
+            beaver=self.beaver,
+            automatic_doubles=self.automatic_doubles,
+            cube_limit=self.cube_limit,
+        )
 
 
 @dataclass(frozen=True, slots=True)

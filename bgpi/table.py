@@ -48,13 +48,12 @@ from bgpi.rules import (
     GameResult,
     GameState,
     Match,
-    MatchRules,
     Position,
     apply_move,
     game_result,
     legal_plays,
 )
-from bgpi.rules.errors import RulesError
+from bgpi.rules.errors import IllegalCubeActionError, RulesError
 from bgpi.sensing.board import BoardDiff, Observation, check_board, zone_of
 from bgpi.sensing.settle import DEFAULT_SETTLE, SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
@@ -166,7 +165,7 @@ class Table:
     @classmethod
     def start(cls, config: TableConfig, record: MatchStarted) -> Table:
         """A table for a new match, before its first record is applied."""
-        return cls(config, Match.new(_rules(record)), names=record.names).apply(record)
+        return cls(config, Match.new(record.rules()), names=record.names).apply(record)
 
     @classmethod
     def replay(cls, config: TableConfig, records: Sequence[Record]) -> Table:
@@ -193,7 +192,7 @@ class Table:
         if isinstance(record, MatchStarted):
             return replace(
                 self,
-                match=Match.new(_rules(record)),
+                match=Match.new(record.rules()),
                 names=record.names,
                 phase=Phase.SETUP,
                 position=Position.initial(),
@@ -335,7 +334,7 @@ class Table:
         if observation is None:
             return Step(self)
         table = replace(self, observation=observation)._read()
-        if table.phase is Phase.SETUP and table.board_diff().ok:
+        if table.phase is Phase.SETUP and table.board_ok():
             return table._decide(GameStarted())
         return Step(table)
 
@@ -386,7 +385,7 @@ class Table:
         phase, match = self.phase, self.match
         if phase is Phase.OPENING and button == ROLL and self.opening[player] is None:
             return Step(self, dice=DiceRequest(player, 1))
-        if phase is Phase.BEFORE_ROLL and player == match.turn and self.board_diff().ok:
+        if phase is Phase.BEFORE_ROLL and player == match.turn and self.board_ok():
             if button == ROLL:
                 return Step(self, dice=DiceRequest(player, 2))
             if button == CUBE and match.may_double(player):
@@ -410,13 +409,13 @@ class Table:
             return self._decide(
                 CubeAction(player, "drop"), GameEnded(doubler, 1, cube, dropped=True)
             )
-        wants_beaver = held_for >= self.config.long_press and self.match.rules.beaver
-        if (
-            wants_beaver
-            and self.match.rules.money
-            and self.match.cube * 4 <= (self.match.rules.cube_limit)
-        ):
-            return self._decide(CubeAction(player, "beaver"))
+        if held_for >= self.config.long_press:
+            try:
+                self.match.beaver()  # the rules say whether a beaver is allowed here
+            except IllegalCubeActionError:
+                pass  # no beaver in these rules, or past the cube's limit: a plain take
+            else:
+                return self._decide(CubeAction(player, "beaver"))
         return self._decide(CubeAction(player, "take"))
 
     def _end_turn(self) -> Step:
@@ -443,39 +442,21 @@ class Table:
 
     def _next_game(self) -> Step:
         if self.phase is Phase.MATCH_OVER:
-            rules = self.match.rules
-            return self._decide(
-                MatchStarted(
-                    rules.length,
-                    rules.crawford,
-                    rules.jacoby,
-                    rules.beaver,
-                    rules.automatic_doubles,
-                    rules.cube_limit,
-                    self.names,
-                )
-            )
+            return self._decide(MatchStarted.of(self.match.rules, self.names))
         return Step(replace(self, phase=Phase.SETUP, position=Position.initial()))
 
     # -- what to show -----------------------------------------------------------------------
 
-    def board_diff(self) -> BoardDiff:
+    def board_diff(self) -> BoardDiff | None:
         """How the board differs from the position it should show (outside the moving phase;
-        in it the tracker's reading says)."""
+        in it the tracker's reading says); None before the sensors have said anything."""
         if self.observation is None:
-            return BoardDiff(missing=((0, 1),))
+            return None
         return check_board(self.observation, self.position, WHITE, self.config.caps)
 
-
-def _rules(record: MatchStarted) -> MatchRules:
-    return MatchRules(
-        length=record.length,
-        crawford=record.crawford,
-        jacoby=record.jacoby,
-        beaver=record.beaver,
-        automatic_doubles=record.automatic_doubles,
-        cube_limit=record.cube_limit,
-    )
+    def board_ok(self) -> bool:
+        diff = self.board_diff()
+        return diff is not None and diff.ok
 
 
 def _other(player: int | None) -> int:

@@ -46,10 +46,8 @@ def scene_of(table: Table) -> Scene:
 
 def _guidance(table: Table, scene: Scene) -> Scene:
     """Outside the moving phase the board must match the position: light what to fix."""
-    if table.observation is None:
-        return scene
     diff = table.board_diff()
-    if diff.ok:
+    if diff is None or diff.ok:
         return scene
     return _wrong(scene, diff)
 
@@ -59,9 +57,9 @@ def _wrong(scene: Scene, diff: BoardDiff) -> Scene:
 
 
 def _setup(table: Table, scene: Scene) -> Scene:
-    if table.observation is None:
-        return scene
     diff = table.board_diff()
+    if diff is None:
+        return scene
     wrong = {zone for zone, _ in diff.extra} | {zone for zone, _ in diff.missing}
     expected = {
         zone_of(colour, index)

@@ -92,7 +92,8 @@ def test_the_table_waits_for_the_board_before_the_opening_roll() -> None:
     step = table.handle(Seen(tuple(wrong), 0.0))
     step = step.table.handle(Tick(0.1))
     assert step.records == () and step.table.phase is Phase.SETUP
-    assert step.table.board_diff().missing == ((24, 1),)
+    diff = step.table.board_diff()
+    assert diff is not None and diff.missing == ((24, 1),)
     step = step.table.handle(Seen(observe(Position.initial(), 0, CONFIG.caps), 0.2))
     step = step.table.handle(Tick(0.3))
     assert step.records == (GameStarted(),)
