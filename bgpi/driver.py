@@ -8,17 +8,21 @@ the scene is rendered and the pixels written only if the frame changed.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bgpi.hal.api import RGB, ButtonEvent, Dice, Pixels, SensorFrame
+from bgpi.hal.api import RGB, ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
+from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
-from bgpi.table import DiceRolled, Event, Press, Seen, Table, Tick
+from bgpi.table import DiceRolled, Event, Fault, Press, Seen, Table, Tick
 from bgpi.view import scene_of
+
+log = logging.getLogger("bgpi")
 
 
 class Journal(Protocol):
@@ -65,6 +69,22 @@ class Driver:
 
     def button(self, event: ButtonEvent) -> None:
         self.dispatch(Press(event.player, event.button, event.pressed, event.timestamp))
+
+    def fault(self, event: FaultEvent) -> None:
+        if event.message is None:
+            log.warning("%s: working again", event.source)
+        else:
+            log.error("%s: %s", event.source, event.message)
+        self.dispatch(Fault(event.source, event.message, event.timestamp))
+
+    def handle(self, event: HalEvent) -> None:
+        """One event from a backend."""
+        if isinstance(event, SensorEvent):
+            self.sensor(event.frame)
+        elif isinstance(event, ButtonEvent):
+            self.button(event)
+        else:
+            self.fault(event)
 
     def tick(self, now: float) -> None:
         self.dispatch(Tick(now))

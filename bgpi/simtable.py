@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bgpi.driver import Driver, Journal, MemoryJournal
-from bgpi.hal.api import BLACK, CUBE, RGB, ROLL, WHITE, ButtonEvent, ButtonName, Event, SensorEvent
+from bgpi.hal.api import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName, Event
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
@@ -106,11 +106,7 @@ class SimTable:
     def _drain(self) -> None:
         self.board.pump()
         while self._events:
-            event = self._events.popleft()
-            if isinstance(event, SensorEvent):
-                self.driver.sensor(event.frame)
-            elif isinstance(event, ButtonEvent):
-                self.driver.button(event)
+            self.driver.handle(self._events.popleft())
 
     # -- hands, in printed zones --------------------------------------------------------
 

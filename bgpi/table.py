@@ -109,7 +109,16 @@ class DiceRolled:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
+
+    source: str
+    message: str | None
+    t: float
+
+
+Event = Seen | Tick | Press | DiceRolled | Fault
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +168,7 @@ class Table:
     settle: SettleFilter = field(default_factory=SettleFilter)
     observation: Observation | None = None
     held: tuple[tuple[int, str, float], ...] = ()  # buttons down: (player, button, since)
+    faults: tuple[tuple[str, str], ...] = ()  # backends down now: (source, what happened)
 
     # -- building ---------------------------------------------------------------------------
 
@@ -328,6 +338,11 @@ class Table:
             return table._settled(settled)
         if isinstance(event, DiceRolled):
             return self._dice(event.player, event.dice)
+        if isinstance(event, Fault):
+            faults = tuple(f for f in self.faults if f[0] != event.source)
+            if event.message is not None:
+                faults += ((event.source, event.message),)
+            return Step(replace(self, faults=faults))
         return self._button(event)
 
     def _settled(self, observation: Observation | None) -> Step:
@@ -475,6 +490,7 @@ __all__ = [
     "DiceRequest",
     "DiceRolled",
     "Event",
+    "Fault",
     "GameResult",
     "Phase",
     "Press",

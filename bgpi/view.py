@@ -41,7 +41,9 @@ def scene_of(table: Table) -> Scene:
         Phase.GAME_OVER: _over,
         Phase.MATCH_OVER: _over,
     }
-    return builders[table.phase](table, common)
+    scene = builders[table.phase](table, common)
+    # A backend down outranks everything else the board could say.
+    return replace(scene, alert="fault") if table.faults else scene
 
 
 def _guidance(table: Table, scene: Scene) -> Scene:

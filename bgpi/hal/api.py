@@ -97,7 +97,17 @@ class ButtonEvent:
             raise ValueError(f"button {self.button!r} is not one of {BUTTONS}")
 
 
-Event = SensorEvent | ButtonEvent
+@dataclass(frozen=True, slots=True)
+class FaultEvent:
+    """A backend stopped working (``message`` says how) or, with ``message`` None, works
+    again. The backend retries by itself; the table shows the fault on the LEDs meanwhile."""
+
+    source: str
+    message: str | None
+    timestamp: float
+
+
+Event = SensorEvent | ButtonEvent | FaultEvent
 Emit = Callable[[Event], None]
 
 

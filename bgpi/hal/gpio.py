@@ -32,6 +32,7 @@ from bgpi.hal.api import (
     Clock,
     Closing,
     Emit,
+    FaultEvent,
     SensorEvent,
     SensorFrame,
 )
@@ -196,6 +197,11 @@ class GpioSensors(Closing):
                 self._emit(SensorEvent(frame))
             return frame
 
+    def _fault(self, message: str | None) -> None:
+        with self._lock:
+            if self._emit is not None:
+                self._emit(FaultEvent("sensors", message, self._clock()))
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
@@ -253,20 +259,24 @@ class GpioSensors(Closing):
     def _run(self) -> None:
         period = 1.0 / self.settings.scan_hz
         due = time.monotonic()
-        failing = False
+        backoff = 0.0  # seconds between tries while the chain fails: doubling up to 2 s
         while not self._stop.is_set():
             try:
                 self.read()
             except BackendClosedError:
                 return
-            except Exception:  # one bad read must not stop the board
-                if not failing:
+            except Exception as exc:  # one bad read must not stop the board
+                if not backoff:
                     log.exception("reading the sensor chain failed; retrying")
-                failing = True
-            else:
-                if failing:
-                    log.warning("reading the sensor chain works again")
-                failing = False
+                    self._fault(f"reading the sensor chain failed: {exc}")
+                backoff = min(max(2 * backoff, 0.05), 2.0)
+                self._stop.wait(backoff)
+                due = time.monotonic()
+                continue
+            if backoff:
+                log.warning("reading the sensor chain works again")
+                self._fault(None)
+                backoff = 0.0
             due += period
             delay = due - time.monotonic()
             if delay < 0:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgpi.hal import BLACK, WHITE, ButtonEvent, PinMap, SensorEvent
+from bgpi.hal.api import FaultEvent
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError
 from bgpi.hal.gpio import ChainSettings, GpioButtons, GpioSensors
 from tests.hal.conftest import mock_pins
@@ -113,6 +114,33 @@ def test_the_scan_thread_delivers_a_change(mock_factory: MockFactory) -> None:
         chain.closed = 1 << 42
         second = events.get(timeout=10)
         assert isinstance(second, SensorEvent) and second.frame.closed_bits() == (42,)
+
+
+def test_a_failing_chain_is_reported_once_and_its_recovery_too(
+    mock_factory: MockFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: queue.Queue[object] = queue.Queue()
+    with board(mock_factory) as (chain, sensors):
+        sensors.start(events.put)
+        assert isinstance(events.get(timeout=10), SensorEvent)
+        real_read = GpioSensors.read
+        failing = {"on": True}
+
+        def read(self: GpioSensors) -> object:
+            if failing["on"]:
+                raise OSError("SPI transfer failed")
+            return real_read(self)
+
+        monkeypatch.setattr(GpioSensors, "read", read)
+        fault = events.get(timeout=10)
+        assert isinstance(fault, FaultEvent) and "SPI transfer failed" in str(fault.message)
+        chain.closed = 1 << 3
+        failing["on"] = False
+        # The first good read brings the new frame, then the word that the chain is back.
+        frame = events.get(timeout=10)
+        assert isinstance(frame, SensorEvent) and frame.frame.closed_bits() == (3,)
+        recovered = events.get(timeout=10)
+        assert isinstance(recovered, FaultEvent) and recovered.message is None
 
 
 def test_close_is_idempotent_and_frees_the_pins(mock_factory: MockFactory) -> None:

@@ -3,7 +3,7 @@
 import pytest
 
 from bgpi.demo import play_match
-from bgpi.hal.api import BLACK, WHITE
+from bgpi.hal.api import BLACK, WHITE, FaultEvent
 from bgpi.hal.geometry import BAR_BLACK
 from bgpi.records import CubeAction, GameEnded, MatchStarted, Played
 from bgpi.rules import BAR, Position, parse_play
@@ -291,3 +291,14 @@ def test_demo_games_are_legal_and_every_checker_is_accounted_for(
     assert replayed.position == sim.position
     # The checkers on the simulated board are exactly the table's position.
     assert position_on(sim.board, WHITE) == sim.position
+
+
+def test_a_failed_backend_is_shown_until_it_recovers() -> None:
+    sim = opened()
+    sim.driver.handle(FaultEvent("sensors", "reading the sensor chain failed", sim.clock()))
+    sim.advance()
+    assert sim.scene.alert == "fault"
+    sim.driver.handle(FaultEvent("sensors", None, sim.clock()))
+    sim.advance()
+    assert sim.scene.alert is None
+    assert sim.phase is Phase.MOVING  # the game goes on where it was
