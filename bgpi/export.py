@@ -94,17 +94,6 @@ def mat_play(dice: tuple[int, int], moves: Sequence[tuple[int, int, int, bool]])
     return f"{max(dice)}{min(dice)}: {text}".rstrip()
 
 
-def _rules(start: MatchStarted) -> MatchRules:
-    return MatchRules(
-        start.length,
-        crawford=start.crawford,
-        jacoby=start.jacoby,
-        beaver=start.beaver,
-        automatic_doubles=start.automatic_doubles,
-        cube_limit=start.cube_limit,
-    )
-
-
 def _name(name: str, default: str) -> str:
     return _NAME_UNSAFE.sub("_", name.strip()) or default
 
@@ -167,7 +156,7 @@ class _Writer:
     def __init__(self, start: MatchStarted) -> None:
         self.start = start
         self.names = (_name(start.names[0], "White"), _name(start.names[1], "Black"))
-        self.match = Match.new(_rules(start))
+        self.match = Match.new(start.rules())
         self.games: list[_Game] = []
         self.turn_played = False  # the turn ends with the next record, unless that wins
 

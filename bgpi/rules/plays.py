@@ -205,7 +205,9 @@ def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
             if last:  # every die played: record here rather than pay for one more call
                 longest = depth + 1
                 key = (tuple(player), tuple(opponent))
-                if key not in found:
+                # Keep the longest way to a result: bearing off the last checker with one
+                # die reaches the same end as using both, and only using both is legal.
+                if key not in found or len(found[key]) <= depth:
                     found[key] = (*moves, _MOVES[src][die][hit])
             else:
                 # Doubles go on from this source down only (see the module's docstring).

@@ -83,6 +83,14 @@ def test_die_larger_than_needed_may_not_bear_off_from_a_lower_point() -> None:
     assert notations(pos, (6, 6)) == {"5/off 2/off"}
 
 
+def test_both_dice_must_be_used_even_when_one_would_bear_off_the_last_checker() -> None:
+    # 2/off with the 5 ends the game with one die; 2/1 1/off uses both, and must be played.
+    pos = Position.from_id("52AC8gECAAAAAA")
+    for dice in ((5, 1), (1, 5)):
+        (play,) = legal_plays(pos, dice)
+        assert [(m.src, m.dst, m.die) for m in play.moves] == [(2, 1, 1), (1, OFF, 5)]
+
+
 def test_enter_two_from_the_bar_with_a_double() -> None:
     pos = Position.from_points({BAR: 2, 6: 13}, {6: 15})
     plays = legal_plays(pos, (4, 4))

@@ -20,20 +20,9 @@ from bgpi.records import (
     Record,
     Rolled,
 )
-from bgpi.rules import Match, MatchRules, Play, Position, legal_plays
+from bgpi.rules import Match, Position, legal_plays
 from bgpi.rules.match import GameState
 from bgpi.rules.result import game_result
-
-
-def rules_of(start: MatchStarted) -> MatchRules:
-    return MatchRules(
-        start.length,
-        crawford=start.crawford,
-        jacoby=start.jacoby,
-        beaver=start.beaver,
-        automatic_doubles=start.automatic_doubles,
-        cube_limit=start.cube_limit,
-    )
 
 
 @dataclass
@@ -46,7 +35,7 @@ class _Player:
     records: list[Record] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.match = Match.new(rules_of(self.start))
+        self.match = Match.new(self.start.rules())
         self.records.append(self.start)
 
     def roll(self) -> tuple[int, int]:
@@ -73,7 +62,7 @@ class _Player:
                 self.match = self.match.roll(dice)
             first = False
             assert self.match.dice is not None
-            play = self.rng.choice(_plays(pos, self.match.dice))
+            play = self.rng.choice(legal_plays(pos, self.match.dice))
             self.records.append(Played.of(player, play.moves))
             result = game_result(play.result)
             if result is not None:
@@ -108,16 +97,6 @@ class _Player:
             self.records.append(GameEnded(player, 1, points, dropped=True))
             return True
         return False
-
-
-def _plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
-    """The legal plays; the dice the other way round if the rules find none.
-
-    ``legal_plays`` finds no play when one die bears off the last checker and the other order
-    of the dice does it with both (``52AC8gECAAAAAA`` with 5-1): the shorter sequence reaches
-    the same position first and keeps its place, then is dropped as too short.
-    """
-    return legal_plays(pos, dice) or legal_plays(pos, dice[::-1])
 
 
 def play_match(
