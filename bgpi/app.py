@@ -22,12 +22,14 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.hal import open_buttons, open_pixels, open_sensors
-from bgpi.hal.api import ButtonEvent, Buttons, Dice, Pixels, SensorEvent, Sensors
+from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
+from bgpi.notify import Notifier
 from bgpi.sensing.board import capacities
 from bgpi.store import Journal
 from bgpi.table import Table, TableConfig
@@ -51,21 +53,41 @@ class Hardware:
 def open_hardware(config: Config, stack: ExitStack) -> Hardware:
     """Open the configured backends; ``stack`` closes them. A missing library or device
     fails here with one line saying what to do (BackendUnavailableError)."""
-    # The simulated backends run on the wall clock here; in tests they run on a manual one.
-    sim_clock = {"clock": time.monotonic}
-    sensors = open_sensors(
-        config.sensors.backend,
-        config.geometry,
-        **(sim_clock if config.sensors.backend == "sim" else {}),
-    )
+    sensors = open_sensors(config.sensors.backend, config.geometry, **_sensor_options(config))
     stack.callback(sensors.close)
-    buttons = open_buttons(
-        config.buttons.backend, **(sim_clock if config.buttons.backend == "sim" else {})
-    )
+    buttons = open_buttons(config.buttons.backend, **_button_options(config))
     stack.callback(buttons.close)
-    pixels = open_pixels(config.leds.backend, config.ledmap.length)
+    pixels = open_pixels(config.leds.backend, config.ledmap.length, **_pixel_options(config))
     stack.callback(pixels.close)
     return Hardware(sensors, buttons, pixels, SystemDice())
+
+
+# What each backend takes from the config. The simulated backends run on the wall clock here
+# (in tests, on a manual one); the hardware libraries are imported only by the backend chosen.
+
+
+def _sensor_options(config: Config) -> dict[str, Any]:
+    backend = config.sensors.backend
+    if backend == "gpio":
+        from bgpi.hal.gpio import ChainSettings  # noqa: PLC0415
+
+        return {"pins": config.pins, "settings": ChainSettings(scan_hz=config.sensors.scan_hz)}
+    if backend == "serial":
+        return {"port": config.sensors.port}
+    return {"clock": time.monotonic}
+
+
+def _button_options(config: Config) -> dict[str, Any]:
+    if config.buttons.backend == "gpio":
+        return {"pins": config.pins, "bounce_time": config.buttons.bounce_ms / 1000}
+    return {"clock": time.monotonic}
+
+
+def _pixel_options(config: Config) -> dict[str, Any]:
+    if config.leds.backend == "neopixel":
+        # Brightness and gamma are applied by the renderer, within the power budget.
+        return {"wiring": config.leds.wiring, "pixel_order": config.leds.pixel_order}
+    return {}
 
 
 def table_config(config: Config) -> TableConfig:
@@ -85,6 +107,11 @@ def resume(config: Config, journal: Journal) -> Table:
     return Table.replay(table_config(config), records)
 
 
+Observer = Callable[[Driver, Journal], None]
+"""Sees the table after each step of the loop, on the loop's thread (the companion web page,
+bgpi.web.companion): it must be quick and never change what it sees."""
+
+
 class App:
     """``bgpi run``: the table on the configured hardware until told to stop."""
 
@@ -96,14 +123,19 @@ class App:
         hardware: Callable[[Config, ExitStack], Hardware] = open_hardware,
         on_ready: Callable[[], None] | None = None,
         on_alive: Callable[[], None] | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
         self.config = config
         self.state_dir = state_dir
         self.hardware = hardware
         self.on_ready = on_ready
         self.on_alive = on_alive
+        self.observer: Observer | None = None  # set it to watch every step (the web page)
+        # Under systemd (bgpi.service is Type=notify) this tells it READY, feeds its watchdog
+        # and says STOPPING; anywhere else $NOTIFY_SOCKET is unset and it does nothing.
+        self.notifier = notifier if notifier is not None else Notifier.from_environment()
         self.stop = threading.Event()
-        self.events: queue.Queue[SensorEvent | ButtonEvent] = queue.Queue()
+        self.events: queue.Queue[Event] = queue.Queue()
         self.driver: Driver | None = None
 
     def run(self) -> int:
@@ -127,12 +159,17 @@ class App:
             log.info("ready: %s, phase %s", table.match, table.phase.value)
             if self.on_ready:
                 self.on_ready()
-            self._loop(self.driver)
+            stack.callback(self.notifier.close)
+            self.notifier.ready(f"{table.match}, {table.phase.value}")
+            self._loop(self.driver, journal)
+            self.notifier.stopping()
         log.info("stopped")
         return 0
 
-    def _loop(self, driver: Driver) -> None:
+    def _loop(self, driver: Driver, journal: Journal) -> None:
         while not self.stop.is_set():
+            if self.observer:
+                self.observer(driver, journal)
             now = time.monotonic()
             due = driver.deadline(now)
             wait = MAX_WAIT if due is None else min(MAX_WAIT, max(0.0, due - now))
@@ -141,12 +178,10 @@ class App:
             except queue.Empty:
                 driver.tick(time.monotonic())
             else:
-                if isinstance(event, SensorEvent):
-                    driver.sensor(event.frame)
-                else:
-                    driver.button(event)
+                driver.handle(event)
             if self.on_alive:
                 self.on_alive()
+            self.notifier.alive()
 
     def handle_signals(self) -> None:
         """Stop cleanly on SIGTERM (systemd) and SIGINT (Ctrl-C)."""

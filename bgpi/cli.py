@@ -36,7 +36,17 @@ def _run(config: Config, args: argparse.Namespace) -> int:
 
     app = App(config, config.state_dir(args.state_dir))
     app.handle_signals()
-    return app.run()
+    if not config.web.enabled:
+        return app.run()
+    from bgpi.web.companion import Companion  # noqa: PLC0415
+
+    companion = Companion(config, host=config.web.host, port=config.web.port)
+    print(f"bgpi run: the companion page is at {companion.start().url}", flush=True)
+    app.observer = companion
+    try:
+        return app.run()
+    finally:
+        companion.close()
 
 
 def _demo(config: Config, args: argparse.Namespace) -> int:
@@ -71,6 +81,21 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     score = sim.match.score
     print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
     return OK
+
+
+def _sim(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.web.run import run_sim  # noqa: PLC0415
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    keep = args.state_dir is not None or bool(config.state.dir)
+    state_dir = config.state_dir(args.state_dir) if keep else None
+    return run_sim(config, host=args.host, port=args.port, seed=seed, state_dir=state_dir)
+
+
+def _diagnose(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.diagnose import diagnose  # noqa: PLC0415
+
+    return diagnose(config, args.only, seconds=args.seconds, step=args.step)
 
 
 def _export(config: Config, args: argparse.Namespace) -> int:
@@ -159,6 +184,29 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--length", type=int, help="match length (default: the config's)")
     demo.add_argument("--money", action="store_true", help="a money session instead")
     demo.add_argument("--games", type=int, help="stop after this many games")
+    sim = command("sim", _sim, "play on the simulated board in the browser")
+    sim.add_argument("--port", type=int, default=8421, help="the page's port (default: 8421)")
+    sim.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to bind (default: 127.0.0.1; any other needs the printed token)",
+    )
+    sim.add_argument("--seed", type=int, help="make the dice reproducible")
+    check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
+    only = check.add_mutually_exclusive_group()
+    for step in ("leds", "switches", "buttons"):
+        only.add_argument(
+            f"--{step}-only", dest="only", action="store_const", const=step, help=f"only the {step}"
+        )
+    check.add_argument(
+        "--seconds",
+        type=float,
+        default=60.0,
+        help="how long to watch the switches, and to wait for each button (default: 60)",
+    )
+    check.add_argument(
+        "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
+    )
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument("--match", type=int, help="the match number (default: the latest)")
     export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
@@ -170,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("show", _config_show, "print the effective configuration"),
     ):
         sub = config_commands.add_parser(name, parents=[common], help=text, description=text)
+        sub.add_argument("file", nargs="?", help="the configuration file (same as --config)")
         sub.set_defaults(run=run)
     plays = command("plays", _plays, "list the legal plays of a roll")
     plays.add_argument("dice", help="the roll, e.g. 31 or 3-1")
@@ -182,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="bgpi: %(levelname)s: %(message)s")
     try:
-        config = load(args.config)
+        config = load(getattr(args, "file", None) or args.config)
     except ConfigError as exc:
         print(f"bgpi: {exc}", file=sys.stderr)
         return USAGE

@@ -19,6 +19,7 @@ Sections and keys (defaults in brackets)::
                automatic_doubles [0], cube_limit [64]
     [players]  white ["White"], black ["Black"]
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
+    [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
 """
 
 from __future__ import annotations
@@ -96,6 +97,16 @@ class StateConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The page that ``bgpi run`` serves as a companion display (``bgpi sim`` always serves
+    it). Bound to anything but 127.0.0.1 it asks for the token it prints."""
+
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8421
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked."""
 
@@ -106,6 +117,7 @@ class Config:
     rules: RulesConfig = field(default_factory=RulesConfig)
     players: PlayersConfig = field(default_factory=PlayersConfig)
     state: StateConfig = field(default_factory=StateConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
     source: str = "(defaults)"
@@ -157,6 +169,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("rules", "length"): (0, 99),
     ("rules", "automatic_doubles"): (0, 6),
     ("rules", "cube_limit"): (2, 64),
+    ("web", "port"): (0, 65535),  # 0: any free port
 }
 _SECTIONS: dict[str, type[Any]] = {
     "sensors": SensorsConfig,
@@ -166,6 +179,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "rules": RulesConfig,
     "players": PlayersConfig,
     "state": StateConfig,
+    "web": WebConfig,
 }
 
 

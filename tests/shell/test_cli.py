@@ -39,6 +39,8 @@ def test_config_check_refuses_a_bad_file_with_status_2(tmp_path: Path) -> None:
     good = tmp_path / "good.toml"
     good.write_text("", encoding="utf-8")
     assert bgpi("config", "check", "--config", good).stdout.strip() == f"{good}: ok"
+    assert bgpi("config", "check", good).stdout.strip() == f"{good}: ok"
+    assert bgpi("config", "check", bad, check=False).returncode == 2
 
 
 def test_config_show() -> None:

@@ -1,0 +1,106 @@
+"""The companion page of a real board (``bgpi run``): the live board, score, log and export,
+read-only.
+
+The app's loop owns the table. After each step it calls the companion (on its own thread),
+which builds a snapshot only when the table or the frame changed (cheap values: the table is
+immutable, the frame a tuple) and hands it to the server's loop, on a thread of its own. The
+server never reads the table, and every command from the page is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Final
+
+from bgpi.config import Config
+from bgpi.driver import Driver
+from bgpi.hal.api import RGB
+from bgpi.records import Record
+from bgpi.store import Journal
+from bgpi.table import Table
+from bgpi.web.auth import is_loopback, new_token
+from bgpi.web.log import current_match
+from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
+from bgpi.web.server import Hub, Snapshot
+from bgpi.web.threads import LoopThread
+from bgpi.web.view import board_of_table, frame_message, layout_message, state_message
+
+LOOPBACK: Final = "127.0.0.1"
+
+
+class Companion:
+    """Serves the read-only page for the table of an :class:`~bgpi.app.App`; pass it as the
+    app's observer. Bound to a loopback address by default; to any other, with a token."""
+
+    def __init__(self, config: Config, *, host: str = LOOPBACK, port: int = DEFAULT_PORT) -> None:
+        self.config = config
+        self.host = host
+        self.port = port
+        self.token = None if is_loopback(host) else new_token()
+        layout = layout_message(config.ledmap, config.geometry, config.style, "companion")
+        self.hub = Hub(layout, token=self.token)
+        self.address: Address | None = None
+        self._thread: LoopThread | None = None
+        self._stop: asyncio.Event | None = None
+        self._table: Table | None = None
+        self._frame: tuple[RGB, ...] | None = None
+        self._logged = -1  # records of the driver's log already published
+        self._records: tuple[Record, ...] = ()
+
+    def start(self) -> Address:
+        """Start serving; the address, once the port is bound."""
+        self._thread = thread = LoopThread("bgpi-web")
+        bound = threading.Event()
+
+        async def main() -> None:
+            self._stop = asyncio.Event()
+            async with self.hub.serve(self.host, self.port):
+                self.address = Address(self.host, self.hub.guard.port, self.token)
+                bound.set()
+                await self._stop.wait()
+
+        self._serving = thread.submit(main())
+        self._serving.add_done_callback(lambda _: bound.set())
+        bound.wait(START_TIMEOUT)
+        if self.address is None:
+            self.close()
+            if self._serving.done():
+                self._serving.result()  # raises why it could not bind
+            raise RuntimeError(f"the companion page did not start within {START_TIMEOUT} s")
+        return self.address
+
+    def __call__(self, driver: Driver, journal: Journal) -> None:
+        """After each step of the app's loop, on its thread: publish what changed."""
+        if self._thread is None:
+            return
+        table, frame = driver.table, driver.frame
+        if table is self._table and frame is self._frame:
+            return
+        state = None
+        records: tuple[Record, ...] | None = None
+        if table is not self._table:
+            self._table = table
+            if len(driver.log) != self._logged:  # a new record: read the match back
+                self._logged = len(driver.log)
+                records = self._records = current_match(journal.records())
+            board = board_of_table(table, self.config.geometry)
+            state = state_message(table, board, self._records)
+        frame_part = None
+        if frame is not self._frame:
+            self._frame = frame
+            frame_part = frame_message(frame)
+        snapshot = Snapshot(state, frame_part, records)
+        self._thread.soon(lambda: self.hub.publish(snapshot))
+
+    def close(self) -> None:
+        """Stop serving (closing twice is harmless)."""
+        thread, stop = self._thread, self._stop
+        self._thread = None
+        if thread is None:
+            return
+        if stop is not None:
+            thread.soon(stop.set)
+            if not self._serving.done():
+                self._serving.result(START_TIMEOUT)
+        thread.close()

@@ -1,0 +1,124 @@
+"""The game log as the page shows it: the records of a match, one line each, in move
+notation (``31: 8/5 6/5``), the way a player writes a match down."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from bgpi.records import (
+    CubeAction,
+    GameEnded,
+    GameStarted,
+    MatchStarted,
+    OpeningRolled,
+    Played,
+    Record,
+    Rolled,
+)
+from bgpi.rules import format_moves
+from bgpi.rules.result import GameResult
+
+_VERBS: Final = {"double": "doubles", "take": "takes", "drop": "drops", "beaver": "beavers"}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the log. ``player`` is who acted (None for the match's and games' lines);
+    ``kind`` is what the line says: match, game, opening, roll, play, cube or end."""
+
+    text: str
+    player: int | None = None
+    kind: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {"text": self.text, "player": self.player, "kind": self.kind}
+
+
+def current_match(records: Sequence[Record]) -> tuple[Record, ...]:
+    """The records of the last match in ``records``, from its MatchStarted on (what a
+    ``.mat`` file holds)."""
+    starts = [i for i, record in enumerate(records) if isinstance(record, MatchStarted)]
+    return tuple(records[starts[-1] :]) if starts else ()
+
+
+def log_entries(records: Sequence[Record]) -> tuple[Entry, ...]:
+    """The lines of a match's records. A roll shows as soon as it is rolled (``White 52:``)
+    and its play completes that line, as a ``.mat`` file writes it."""
+    log = _Log()
+    for record in records:
+        log.add(record)
+    return tuple(log.lines)
+
+
+@dataclass
+class _Log:
+    lines: list[Entry] = field(default_factory=list)
+    names: tuple[str, str] = ("White", "Black")
+    score: list[int] = field(default_factory=lambda: [0, 0])
+    rolled: int | None = None  # the line of the roll that the next play completes
+
+    def add(self, record: Record) -> None:
+        if isinstance(record, MatchStarted):
+            self.names, self.score = record.names, [0, 0]
+            kind = f"{record.length}-point match" if record.length else "money session"
+            self._say(
+                f"{self.names[0]} (white) and {self.names[1]} (black): a {kind}", None, "match"
+            )
+        elif isinstance(record, GameStarted):
+            number = sum(entry.kind == "game" for entry in self.lines) + 1
+            self._say(f"Game {number}, score {self.score[0]}-{self.score[1]}", None, "game")
+        elif isinstance(record, OpeningRolled):
+            self._opening(record)
+        elif isinstance(record, Rolled):
+            self._roll(record.player, record.dice)
+        elif isinstance(record, Played):
+            self._played(record)
+        elif isinstance(record, CubeAction):
+            # No value: automatic doubles turn the cube without a record; the page shows it.
+            verb = _VERBS.get(record.action, record.action)
+            self._say(f"{self.names[record.player]} {verb}", record.player, "cube")
+        elif isinstance(record, GameEnded):
+            self._ended(record)
+        # OpeningDie: the pair follows as OpeningRolled.
+
+    def _say(self, text: str, player: int | None, kind: str) -> None:
+        self.lines.append(Entry(text, player, kind))
+
+    def _opening(self, record: OpeningRolled) -> None:
+        dice = (record.white, record.black)
+        if record.white == record.black:
+            self._say(f"opening roll {_dice(dice)}: a tie, roll again", None, "opening")
+            return
+        first = 0 if record.white > record.black else 1
+        self._say(f"opening roll: {self.names[first]} starts", first, "opening")
+        self._roll(first, dice)
+
+    def _roll(self, player: int, dice: tuple[int, int]) -> None:
+        self.rolled = len(self.lines)
+        self._say(f"{self.names[player]} {_dice(dice)}:", player, "roll")
+
+    def _played(self, record: Played) -> None:
+        text = format_moves(record.move_values()) or "no move"
+        rolled, self.rolled = self.rolled, None
+        if rolled is not None and self.lines[rolled].player == record.player:
+            self.lines[rolled] = Entry(f"{self.lines[rolled].text} {text}", record.player, "play")
+        else:
+            self._say(f"{self.names[record.player]}: {text}", record.player, "play")
+
+    def _ended(self, record: GameEnded) -> None:
+        self.score[record.winner] += record.points
+        plural = "" if record.points == 1 else "s"
+        how = "a drop" if record.dropped else f"a {GameResult(record.result).name.lower()}"
+        self._say(
+            f"{self.names[record.winner]} wins {record.points} point{plural} by {how}; "
+            f"score {self.score[0]}-{self.score[1]}",
+            record.winner,
+            "end",
+        )
+
+
+def _dice(dice: tuple[int, int]) -> str:
+    """``52``: the higher die first, as a match file writes a roll."""
+    return f"{max(dice)}{min(dice)}"

@@ -1,0 +1,213 @@
+"""``bgpi sim``: the whole table on the simulated board, played in the browser.
+
+One thread: the asyncio loop runs the server, the page's commands and the clock, and owns the
+simulated table (:class:`~bgpi.web.session.SimSession`). :class:`SimServer` runs the same on
+a thread of its own, for the tests and the screenshot script.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import Callable
+from contextlib import ExitStack, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Final, Self, TypeVar
+
+from bgpi.config import Config
+from bgpi.driver import Journal as JournalProtocol
+from bgpi.records import MatchStarted, Record
+from bgpi.simtable import SimOptions, SimTable
+from bgpi.table import Phase
+from bgpi.web.auth import is_loopback, new_token
+from bgpi.web.server import Hub
+from bgpi.web.session import SimSession
+from bgpi.web.threads import LoopThread
+
+T = TypeVar("T")
+
+DEFAULT_PORT: Final = 8421
+CLOCK_STEP: Final = 0.04  # seconds between two steps of the simulated clock: 5 per blink phase
+START_TIMEOUT: Final = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    """Where the page is served, and the token it needs (None on a loopback bind)."""
+
+    host: str
+    port: int
+    token: str | None = None
+
+    @property
+    def url(self) -> str:
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):  # every interface: name this machine
+            host = socket.gethostname()
+        elif ":" in host:
+            host = f"[{host}]"
+        query = f"?token={self.token}" if self.token else ""
+        return f"http://{host}:{self.port}/{query}"
+
+
+def new_session(
+    config: Config,
+    *,
+    seed: int,
+    records: MatchStarted | list[Record] | None = None,
+    journal: JournalProtocol | None = None,
+) -> SimSession:
+    """A simulated table for ``config`` with seeded dice: a new match with the checkers set up
+    (``records`` None), or the match the records hold, the board standing as they leave it."""
+    sim = SimTable(
+        records if records is not None else config.match_record(),
+        options=SimOptions(seed=seed),
+        geometry=config.geometry,
+        ledmap=config.ledmap,
+        style=config.style,
+        journal=journal,
+    )
+    if sim.phase is Phase.SETUP:
+        sim.setup()
+    return SimSession(sim, config.ledmap, config.style)
+
+
+async def serve_sim(
+    session: SimSession,
+    *,
+    host: str,
+    port: int,
+    token: str | None,
+    ready: Callable[[Address], None],
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve the page for ``session`` until ``stop`` is set (or forever)."""
+    hub = Hub(session.layout(), token=token, controller=session)
+    stop = stop or asyncio.Event()
+    async with hub.serve(host, port):
+        hub.publish(session.snapshot())
+        ready(Address(host, hub.guard.port, token))
+        while not stop.is_set():
+            with suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), CLOCK_STEP)
+            session.catch_up()
+            hub.publish(session.snapshot())
+
+
+def run_sim(
+    config: Config,
+    *,
+    host: str,
+    port: int,
+    seed: int,
+    state_dir: Path | None = None,
+    say: Callable[[str], None] | None = None,
+) -> int:
+    """``bgpi sim``: serve until interrupted. With ``state_dir`` the match is kept in its
+    journal and an unfinished one resumes."""
+    from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (the app's modules only when asked)
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    say = say or _say
+    token = None if is_loopback(host) else new_token()
+    with ExitStack() as stack:
+        journal = records = None
+        if state_dir is not None:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
+            matches = journal.matches()
+            if matches and not matches[-1].finished:
+                records = journal.records()
+        session = new_session(config, seed=seed, records=records, journal=journal)
+
+        def ready(address: Address) -> None:
+            say(f"bgpi sim: {address.url}")
+            if token is not None:
+                say("bgpi sim: bound to the network: every request needs the token above")
+            say(f"bgpi sim: seed {seed}; Ctrl-C stops")
+
+        with suppress(KeyboardInterrupt):  # Ctrl-C is how it stops
+            asyncio.run(serve_sim(session, host=host, port=port, token=token, ready=ready))
+    return 0
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)  # at once, even into a pipe: the address is what one waits for
+
+
+class SimServer:
+    """:func:`serve_sim` on a thread of its own, as a context manager; :meth:`call` runs a
+    function on the session's thread (the only one that may touch it)."""
+
+    def __init__(self, session: SimSession, *, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.session = session
+        self.host = host
+        self.port = port
+        self.token = None if is_loopback(host) else new_token()
+        self._address: Address | None = None
+        self._thread: LoopThread | None = None
+        self._stop: asyncio.Event | None = None
+
+    @property
+    def address(self) -> Address:
+        if self._address is None:
+            raise RuntimeError("the server has not started: use it in a with block")
+        return self._address
+
+    @property
+    def url(self) -> str:
+        return self.address.url
+
+    def __enter__(self) -> Self:
+        self._thread = thread = LoopThread("bgpi-sim")
+        started = threading.Event()
+
+        def ready(address: Address) -> None:
+            self._address = address
+            started.set()
+
+        async def main() -> None:
+            self._stop = asyncio.Event()
+            await serve_sim(
+                self.session,
+                host=self.host,
+                port=self.port,
+                token=self.token,
+                ready=ready,
+                stop=self._stop,
+            )
+
+        self._serving = thread.submit(main())
+        self._serving.add_done_callback(lambda _: started.set())  # it failed to start
+        started.wait(START_TIMEOUT)
+        if self._address is None:
+            thread.close()
+            self._thread = None
+            if self._serving.done():
+                self._serving.result()  # raises what stopped it
+            raise RuntimeError(f"the page did not start within {START_TIMEOUT} s")
+        return self
+
+    def call(self, function: Callable[[SimSession], T]) -> T:
+        """``function(session)`` on the session's thread; its result."""
+        if self._thread is None:
+            raise RuntimeError("the server has not started: use it in a with block")
+        return self._thread.call(lambda: function(self.session))
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        thread, stop = self._thread, self._stop
+        if thread is None:
+            return
+        if stop is not None:
+            thread.soon(stop.set)
+            self._serving.result(START_TIMEOUT)
+        thread.close()
+        self._thread = None

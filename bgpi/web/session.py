@@ -1,0 +1,206 @@
+"""The simulated table played from the page: the mouse and keyboard are the hands.
+
+A :class:`SimSession` owns a :class:`~bgpi.simtable.SimTable` and lives on the web server's
+loop: every command and every tick of the clock runs there, one at a time, so the table has
+one owner. The table's manual clock follows the wall clock (:meth:`SimSession.catch_up`), so
+the settle filter, long presses and blinking lights behave as on the real board.
+
+Commands (JSON objects from the page), in the board's printed zones:
+
+========== ===================================== ==============================================
+type       fields                                what the hands do
+========== ===================================== ==============================================
+lift       zone, colour                          pick up a checker (of that colour) from zone
+place      zone, colour, slot (optional)         put the held checker down, on ``slot`` if free
+knock      zone, slot (optional)                 knock a checker off its switch (lying askew)
+straighten zone                                  set the knocked checkers back on their slots
+press      player, button (roll or cube)         push a button down
+release    player, button                        let it up
+setup      —                                     set the board up for the position the game holds
+========== ===================================== ==============================================
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from bgpi.hal.api import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName
+from bgpi.hal.errors import HalError
+from bgpi.hal.geometry import ZONES, zone_name
+from bgpi.lights.ledmap import LedMap
+from bgpi.lights.render import Style
+from bgpi.simtable import SimTable
+from bgpi.table import Table
+from bgpi.web.log import current_match
+from bgpi.web.server import CommandError, Snapshot
+from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
+
+MAX_CATCH_UP: Final = 1.0  # seconds of simulated time per step at most, should the loop stall
+
+
+class SimSession:
+    """The page's hands on a simulated table; see the module's table of commands."""
+
+    def __init__(
+        self,
+        sim: SimTable,
+        ledmap: LedMap,
+        style: Style,
+        *,
+        wall: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.sim = sim
+        self.ledmap = ledmap
+        self.style = style
+        self.wall = wall
+        self.hand: list[tuple[int, int]] = []  # (colour, zone lifted from), in the order lifted
+        self._offset = sim.clock() - wall()
+        self._table: Table | None = None
+        self._seen: tuple[tuple[ZoneView, ...], tuple[tuple[int, int], ...]] | None = None
+        self._frame: object = None
+        self._handlers: dict[str, Callable[[Mapping[str, object]], None]] = {
+            "lift": self._lift,
+            "place": self._place,
+            "knock": self._knock,
+            "straighten": self._straighten,
+            "press": self._press,
+            "release": self._release,
+            "setup": self._setup,
+        }
+
+    def layout(self) -> dict[str, object]:
+        return layout_message(self.ledmap, self.sim.geometry, self.style, "sim")
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def catch_up(self) -> None:
+        """Let the simulated time reach the wall clock's (it never goes back: a command that
+        took simulated time runs ahead until the wall clock passes it)."""
+        behind = self.wall() + self._offset - self.sim.clock()
+        if behind > 0:
+            self.sim.advance(min(behind, MAX_CATCH_UP))
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def command(self, message: Mapping[str, object]) -> None:
+        kind = message.get("type")
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise CommandError(
+                f"unknown command {kind!r}: the commands are {', '.join(self._handlers)}"
+            )
+        try:
+            handler(message)
+        except HalError as exc:
+            raise CommandError(str(exc)) from None
+        self.sim.advance(0.0)  # the switches' new frame reaches the table now
+
+    def _lift(self, message: Mapping[str, object]) -> None:
+        zone = _zone(message)
+        colour = _optional(message, "colour", PLAYERS)
+        taken = self.sim.board.lift(zone, colour)
+        self.hand.append((taken, zone))
+
+    def _place(self, message: Mapping[str, object]) -> None:
+        zone = _zone(message)
+        colour = _choice(message, "colour", PLAYERS)
+        held = next((i for i, (c, _) in enumerate(self.hand) if c == colour), None)
+        if held is None:
+            raise CommandError(
+                f"no {COLOUR_NAMES[colour]} checker in hand to place on {zone_name(zone)}"
+            )
+        slot = message.get("slot")
+        if slot is not None and (type(slot) is not int or slot < 0):
+            raise CommandError(f"slot {slot!r} is not a slot number (0 is the base)")
+        landing = self._free_slots(zone)
+        self.sim.board.place(zone, colour)
+        del self.hand[held]
+        # A checker put down lands on the lowest free slot; one dropped further up the point
+        # lies on the slot it was dropped on, if that is free (a knock there, by the distance).
+        if landing and slot is not None and slot > landing[0] and slot in landing:
+            self.sim.board.knock(zone, landing[0], by=slot - landing[0])
+
+    def _free_slots(self, zone: int) -> list[int]:
+        geometry = self.sim.geometry
+        frame = self.sim.board.read()
+        return [
+            s for s in range(geometry.slots(zone)) if not frame.closed(geometry.bit_of(zone, s))
+        ]
+
+    def _knock(self, message: Mapping[str, object]) -> None:
+        zone = _zone(message)
+        slot = message.get("slot")
+        if slot is not None and type(slot) is not int:
+            raise CommandError(f"slot {slot!r} is not a slot number (0 is the base)")
+        self.sim.board.knock(zone, slot, by=None)
+
+    def _straighten(self, message: Mapping[str, object]) -> None:
+        self.sim.board.straighten(_zone(message))
+
+    def _press(self, message: Mapping[str, object]) -> None:
+        player, button = _button(message)
+        if (player, button) not in self.sim.buttons.down:
+            self.sim.buttons.press(player, button)
+
+    def _release(self, message: Mapping[str, object]) -> None:
+        player, button = _button(message)
+        if (player, button) in self.sim.buttons.down:
+            self.sim.buttons.release(player, button)
+
+    def _setup(self, message: Mapping[str, object]) -> None:
+        self.hand.clear()
+        self.sim.setup(self.sim.position)
+
+    def let_go(self) -> None:
+        """Put each held checker back where it was lifted from, and let every button up."""
+        for colour, zone in self.hand:
+            self.sim.board.place(zone, colour)
+        self.hand.clear()
+        for player, button in sorted(self.sim.buttons.down):
+            self.sim.buttons.release(player, button)
+        self.sim.advance(0.0)
+
+    # -- what the page shows ------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        """The state when the table, the checkers or the hand changed; the frame when the
+        strip got a new one."""
+        sim = self.sim
+        board, hand = board_of_sim(sim.board), tuple(self.hand)
+        state = records = None
+        # The table by identity: a new table is a new value, and comparing two is not cheap.
+        if sim.table is not self._table or (board, hand) != self._seen:
+            self._table, self._seen = sim.table, (board, hand)
+            records = current_match(sim.driver.log)
+            state = state_message(sim.table, board, records, hand=hand)
+        frame = None
+        if sim.frame is not self._frame:
+            self._frame = sim.frame
+            frame = frame_message(sim.frame)
+        return Snapshot(state, frame, records)
+
+
+def _zone(message: Mapping[str, object]) -> int:
+    return _choice(message, "zone", ZONES)
+
+
+def _choice(message: Mapping[str, object], name: str, allowed: tuple[int, ...]) -> int:
+    value = message.get(name)
+    if type(value) is not int or value not in allowed:
+        raise CommandError(f"{name} {value!r} is not one of {allowed[0]}-{allowed[-1]}")
+    return value
+
+
+def _optional(message: Mapping[str, object], name: str, allowed: tuple[int, ...]) -> int | None:
+    return None if message.get(name) is None else _choice(message, name, allowed)
+
+
+def _button(message: Mapping[str, object]) -> tuple[int, ButtonName]:
+    player = _choice(message, "player", PLAYERS)
+    button = message.get("button")
+    for name in BUTTONS:
+        if button == name:
+            return player, name
+    raise CommandError(f"button {button!r} is not one of {', '.join(BUTTONS)}")

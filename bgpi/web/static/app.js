@@ -1,0 +1,655 @@
+// The bgpi page: the board drawn in SVG as the wooden one looks, the LEDs drawn from the
+// strip's own frame, and (for `bgpi sim`) the mouse and keyboard as the hands.
+// Plain JavaScript, no build step, nothing fetched but from the server that sent it.
+"use strict";
+
+(() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const WHITE = 0;
+  const BLACK = 1;
+  const COLOURS = ["white", "black", "unknown"];
+
+  // Board measures, in SVG units: checker radius, slot pitch, point width, frame, bar, tray,
+  // a player's panel, half the playing field's height, the gap between halves, LED pitch.
+  const G = { R: 17, P: 36, PW: 44, F: 16, BAR: 64, TRAY: 76, PANEL: 96, HALF: 250, GAP: 30, PITCH: 11 };
+  const X = {};
+  X.left = G.F;
+  X.bar = X.left + 6 * G.PW;
+  X.right = X.bar + G.BAR;
+  X.rightEnd = X.right + 6 * G.PW;
+  X.tray = X.rightEnd + G.F;
+  X.width = X.tray + G.TRAY + G.F;
+  const Y = {};
+  Y.board = G.PANEL;
+  Y.top = Y.board + G.F;
+  Y.bottom = Y.top + 2 * G.HALF + G.GAP;
+  Y.mid = (Y.top + Y.bottom) / 2;
+  Y.boardEnd = Y.bottom + G.F;
+  Y.height = Y.boardEnd + G.PANEL;
+
+  const svg = document.getElementById("board");
+  const body = document.body;
+  const token = new URLSearchParams(location.search).get("token");
+  const layers = {};
+  const leds = []; // per pixel: { halo, dot }
+  const buttons = {}; // "0.roll" -> { group, meaning }
+  const panels = []; // per player: the places of panelPlaces and the group redrawn with the state
+  const held = new Map(); // key code -> [player, button] held on the keyboard
+
+  let layout = null;
+  let state = null;
+  let pixels = "";
+  let socket = null;
+  let drag = null; // { colour, origin, ghost }
+  let errorTimer = null;
+  let logShown = "";
+  let checkersShown = "";
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(NS, name);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // -- geometry ----------------------------------------------------------------------------
+
+  // A zone's place: the x of its middle, the y of its base (the board's edge), which way it
+  // grows (-1 up, +1 down), its width. Points 1-6 bottom right, 7-12 bottom left, 13-18 top
+  // left, 19-24 top right (White's home bottom right); the bars and the trays by colour.
+  function zoneGeom(zone) {
+    if (zone <= 6) return { x: X.rightEnd - (zone - 0.5) * G.PW, base: Y.bottom, dir: -1, w: G.PW };
+    if (zone <= 12) return { x: X.bar - (zone - 6.5) * G.PW, base: Y.bottom, dir: -1, w: G.PW };
+    if (zone <= 18) return { x: X.left + (zone - 12.5) * G.PW, base: Y.top, dir: 1, w: G.PW };
+    if (zone <= 24) return { x: X.right + (zone - 18.5) * G.PW, base: Y.top, dir: 1, w: G.PW };
+    const bar = { x: X.bar + G.BAR / 2, w: G.BAR, kind: "bar" };
+    const tray = { x: X.tray + G.TRAY / 2, w: G.TRAY, kind: "tray" };
+    if (zone === 25) return { ...bar, base: Y.bottom, dir: -1 };
+    if (zone === 26) return { ...bar, base: Y.top, dir: 1 };
+    if (zone === 27) return { ...tray, base: Y.bottom, dir: -1 };
+    return { ...tray, base: Y.top, dir: 1 };
+  }
+
+  function slots(zone) {
+    return layout.slots[String(zone)] || 0;
+  }
+
+  function slotY(zone, slot) {
+    const g = zoneGeom(zone);
+    return g.base + g.dir * (slot + 0.5) * G.P;
+  }
+
+  // The zone under a point of the SVG, or null: a point's triangle and the field above it,
+  // the bar's and the tray's halves.
+  function zoneAt(x, y) {
+    for (let zone = 1; zone <= 28; zone++) {
+      const g = zoneGeom(zone);
+      const far = g.base + g.dir * (G.HALF + G.GAP / 2);
+      if (Math.abs(x - g.x) <= g.w / 2 && (y - g.base) * (y - far) <= 0) return zone;
+    }
+    return null;
+  }
+
+  function slotAt(zone, y) {
+    const g = zoneGeom(zone);
+    const slot = Math.floor(((y - g.base) * g.dir) / G.P);
+    return Math.max(0, Math.min(Math.max(slots(zone) - 1, 0), slot));
+  }
+
+  function svgPoint(event) {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    return point.matrixTransform(svg.getScreenCTM().inverse());
+  }
+
+  // -- drawing the board once the layout is known -------------------------------------------
+
+  function build() {
+    svg.textContent = "";
+    svg.setAttribute("viewBox", `0 0 ${X.width} ${Y.height}`);
+    const defs = el("defs", {}, svg);
+    const glow = el("filter", { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" }, defs);
+    el("feGaussianBlur", { stdDeviation: "4" }, glow);
+    for (const name of ["wood", "points", "panels", "halos", "slots", "checkers", "cube", "dots", "top"]) {
+      layers[name] = el("g", { class: name }, svg);
+    }
+    drawWood();
+    drawPanel(WHITE);
+    drawPanel(BLACK);
+    placeLeds();
+  }
+
+  function drawWood() {
+    const wood = layers.wood;
+    el("rect", { class: "frame", x: 0, y: Y.board, width: X.width, height: Y.boardEnd - Y.board, rx: 6 }, wood);
+    el("rect", { class: "felt", x: X.left, y: Y.top, width: X.bar - X.left, height: Y.bottom - Y.top }, wood);
+    el("rect", { class: "felt", x: X.right, y: Y.top, width: X.rightEnd - X.right, height: Y.bottom - Y.top }, wood);
+    el("rect", { class: "bar", x: X.bar, y: Y.top, width: G.BAR, height: Y.bottom - Y.top }, wood);
+    el("rect", { class: "tray", x: X.tray, y: Y.top, width: G.TRAY, height: Y.bottom - Y.top }, wood);
+    el("line", { x1: X.tray, x2: X.tray + G.TRAY, y1: Y.mid, y2: Y.mid, stroke: "#2f1b0e", "stroke-width": 4 }, wood);
+    for (let zone = 1; zone <= 24; zone++) {
+      const g = zoneGeom(zone);
+      const tip = g.base + g.dir * (6 * G.P + 12);
+      const points = `${g.x - G.PW / 2 + 1},${g.base} ${g.x + G.PW / 2 - 1},${g.base} ${g.x},${tip}`;
+      el("polygon", { class: `point ${zone % 2 ? "a" : "b"}`, points, "data-zone": zone }, layers.points);
+      const number = el("text", { class: "number", x: g.x, y: g.base - g.dir * (G.F / 2) }, wood);
+      number.textContent = zone;
+    }
+    for (let zone = 1; zone <= 28; zone++) {
+      const n = Math.max(slots(zone), zone > 26 ? 0 : 1);
+      for (let slot = 0; slot < n; slot++) {
+        el("circle", { class: "slot", cx: zoneGeom(zone).x, cy: slotY(zone, slot), r: 2, fill: "none",
+          "data-zone": zone, "data-slot": slot }, layers.slots);
+      }
+    }
+    const label = el("text", { class: "hand-label", x: X.tray + G.TRAY / 2, y: Y.mid - 8 }, layers.wood);
+    label.textContent = "";
+    layers.handLabel = label;
+  }
+
+  // Each player's panel: name and turn light, ROLL and CUBE with the pixel beside each, the
+  // dice (two halves), the cube's place and the score bar. White's below, Black's above.
+  function panelPlaces(player) {
+    const y0 = player === WHITE ? Y.boardEnd : 0;
+    const colour = COLOURS[player];
+    return {
+      y0,
+      label: y0 + 20,
+      leds: y0 + 46,
+      text: y0 + 78,
+      name: { x: G.F },
+      turn: { area: `turn.${colour}`, x: G.F + 8 },
+      roll: { area: `button.${colour}.roll`, x: 100, button: "roll" },
+      cube: { area: `button.${colour}.cube`, x: 178, button: "cube" },
+      dice: { area: `dice.${colour}`, x: 266 },
+      cubeBar: { area: `cube.${colour}`, x: 424 },
+      score: { area: `score.${colour}`, x: 506 },
+    };
+  }
+
+  function drawPanel(player) {
+    const p = panelPlaces(player);
+    const g = el("g", { class: "panel-group", "data-player": player }, layers.panels);
+    el("rect", { class: "panel", x: 0, y: p.y0 + 2, width: X.width, height: G.PANEL - 4, rx: 6 }, g);
+    const name = el("text", { class: "panel-name", x: p.name.x, y: p.label, id: `panel-name-${player}` }, g);
+    name.textContent = COLOURS[player];
+    for (const [key, text] of [["dice", "dice"], ["cubeBar", "cube"], ["score", "score"]]) {
+      const label = el("text", { class: "panel-label", x: p[key].x, y: p.label }, g);
+      label.textContent = text;
+    }
+    for (const key of ["roll", "cube"]) {
+      const spec = p[key];
+      const group = el("g", { class: "button", "data-player": player, "data-button": spec.button,
+        role: "button", "aria-label": `${COLOURS[player]} ${spec.button.toUpperCase()}` }, g);
+      el("rect", { x: spec.x, y: p.leds - 16, width: 70, height: 32, rx: 5 }, group);
+      const text = el("text", { x: spec.x + 22, y: p.leds }, group);
+      text.textContent = spec.button.toUpperCase();
+      const keyText = el("text", { class: "key", x: spec.x + 58, y: p.leds + 1 }, group);
+      keyText.textContent = keyFor(player, spec.button);
+      const meaning = el("text", { class: "meaning", x: spec.x + 35, y: p.text }, g);
+      buttons[`${player}.${spec.button}`] = { group, meaning };
+      group.addEventListener("pointerdown", (event) => buttonDown(event, player, spec.button));
+      for (const kind of ["pointerup", "pointerleave", "pointercancel"]) {
+        group.addEventListener(kind, () => buttonUp(player, spec.button));
+      }
+    }
+    p.group = el("g", {}, g); // dice faces, cube, score: redrawn with the state
+    panels[player] = p;
+  }
+
+  function keyFor(player, button) {
+    for (const [key, [who, which]] of Object.entries(layout.keys)) {
+      if (who === player && which === button) return key === key.toLowerCase() ? key : `⇧${key}`;
+    }
+    return "";
+  }
+
+  // Where each pixel of the strip is: along its zone from the base, or in its area's place.
+  function placeLeds() {
+    leds.length = 0;
+    const where = new Array(layout.length).fill(null);
+    for (const [zoneText, list] of Object.entries(layout.zones)) {
+      const zone = Number(zoneText);
+      const g = zoneGeom(zone);
+      const span = (zone > 26 ? 6 : Math.max(slots(zone), 1)) * G.P;
+      const x = g.kind === "tray" ? g.x + G.TRAY / 2 - 9 : g.x;
+      list.forEach((pixel, i) => {
+        where[pixel] = { x, y: g.base + g.dir * (i + 0.5) * (span / list.length), r: G.R + 5, owner: zone };
+      });
+    }
+    for (const [area, list] of Object.entries(layout.areas)) {
+      list.forEach((pixel, i) => {
+        where[pixel] = { ...areaPlace(area, i, list.length), owner: area };
+      });
+    }
+    where.forEach((place, pixel) => {
+      if (place === null) return; // an unused pixel of the strip
+      const halo = el("circle", { class: "led", cx: place.x, cy: place.y, r: place.r, fill: "#000",
+        opacity: 0, filter: "url(#glow)", "data-pixel": pixel, "data-owner": place.owner, "data-rgb": "0,0,0" },
+        layers.halos);
+      const dot = el("circle", { class: "led-dot", cx: place.x, cy: place.y, r: place.small ? 3 : 3.5 },
+        place.owner > 0 && place.owner <= 28 ? layers.halos : layers.dots);
+      leds[pixel] = { halo, dot };
+    });
+  }
+
+  function areaPlace(area, i, count) {
+    if (area === "cube.centre") {
+      // Along the bar between the two bar zones, first pixel nearest White's side.
+      return { x: X.bar + G.BAR / 2 - 14, y: Y.mid + ((count - 1) / 2 - i) * 22, r: 9 };
+    }
+    const [kind, colour, button] = area.split(".");
+    const player = colour === "white" ? WHITE : BLACK;
+    const p = panelPlaces(player);
+    if (kind === "button") {
+      return { x: p[button].x + 10, y: p.leds, r: 9, small: true };
+    }
+    const key = { turn: "turn", dice: "dice", cube: "cubeBar", score: "score" }[kind];
+    let x = p[key].x + 5 + i * G.PITCH;
+    if (kind === "dice" && i >= count / 2) x += 8; // the gap between the two dice
+    if (kind === "turn") return { x: p.turn.x + 100 - 40 + i * G.PITCH, y: p.label - 4, r: 8, small: true };
+    return { x, y: p.leds, r: 8, small: true };
+  }
+
+  // -- the frame ----------------------------------------------------------------------------
+
+  // The strip gets each channel after gamma and brightness: undo both, so the page shows
+  // the colour the eye sees on the LED (a dark pixel stays dark).
+  function seen(value) {
+    const linear = Math.min(1, value / 255 / (layout.brightness || 1));
+    return Math.round(255 * Math.pow(linear, 1 / layout.gamma));
+  }
+
+  function showFrame(hex) {
+    for (let pixel = 0; pixel < leds.length; pixel++) {
+      const at = pixel * 6;
+      const part = hex.slice(at, at + 6);
+      if (part === pixels.slice(at, at + 6) || !leds[pixel]) continue;
+      const raw = [0, 2, 4].map((k) => parseInt(part.slice(k, k + 2) || "00", 16));
+      const rgb = raw.map(seen);
+      const lit = Math.max(...rgb);
+      const { halo, dot } = leds[pixel];
+      halo.setAttribute("data-rgb", raw.join(","));
+      halo.setAttribute("fill", `rgb(${rgb.join(",")})`);
+      halo.setAttribute("opacity", lit ? (0.35 + 0.6 * (lit / 255)).toFixed(2) : "0");
+      dot.style.fill = lit ? `rgb(${rgb.join(",")})` : "";
+    }
+    pixels = hex;
+  }
+
+  // -- the state ----------------------------------------------------------------------------
+
+  function showState() {
+    body.dataset.phase = state.phase;
+    document.getElementById("status").textContent = state.status;
+    // Redrawn only when they moved: a checker under the pointer stays the same element.
+    const checkers = JSON.stringify([state.board, state.hand]);
+    if (checkers !== checkersShown) {
+      checkersShown = checkers;
+      drawCheckers();
+    }
+    drawPanelsState();
+    showMatch();
+    showLog();
+  }
+
+  function checker(x, y, colour, attrs, parent) {
+    const node = el("circle", { class: `checker ${COLOURS[colour]}`, cx: x, cy: y, r: G.R,
+      "data-colour": colour, ...attrs }, parent);
+    return node;
+  }
+
+  function drawCheckers() {
+    const layer = layers.checkers;
+    layer.textContent = "";
+    for (const zone of state.board) {
+      const g = zoneGeom(zone.zone);
+      if (g.kind === "tray") {
+        drawTray(zone, g);
+        continue;
+      }
+      zone.slots.forEach((colour, slot) => {
+        if (colour === null) return;
+        checker(g.x, slotY(zone.zone, slot), colour, { "data-zone": zone.zone, "data-slot": slot }, layer);
+      });
+      if (!zone.unseen.length) continue;
+      if (zone.askew) {
+        // Knocked off their slots: lying askew beside the point, seen by no switch.
+        zone.unseen.forEach((colour, i) => {
+          const y = g.base + g.dir * (2 * G.P + i * 12);
+          const node = checker(g.x + G.PW / 3, y, colour, { "data-zone": zone.zone, "data-askew": "true" }, layer);
+          node.classList.add("askew");
+        });
+      } else {
+        // Stacked above the slots: drawn on the first ones, with a count on the last.
+        zone.unseen.forEach((colour, i) => {
+          const y = slotY(zone.zone, i % Math.max(zone.slots.length, 1)) - g.dir * 5;
+          checker(g.x + 3, y, colour, { "data-zone": zone.zone, "data-stacked": "true" }, layer);
+        });
+        const last = zone.unseen[zone.unseen.length - 1];
+        const count = el("text", { class: `stack-count ${COLOURS[last]}`, x: g.x + 3,
+          y: slotY(zone.zone, (zone.unseen.length - 1) % Math.max(zone.slots.length, 1)) - g.dir * 5 }, layer);
+        count.textContent = zone.slots.length + zone.unseen.length;
+      }
+    }
+    drawHand(layer);
+  }
+
+  function drawTray(zone, g) {
+    const all = [...zone.slots.filter((c) => c !== null), ...zone.unseen];
+    all.forEach((colour, i) => {
+      el("rect", { class: `slab ${COLOURS[colour]}`, x: g.x - 26, width: 44, height: 10, rx: 2,
+        y: g.base + g.dir * (4 + i * 12) - (g.dir < 0 ? 10 : 0), "data-zone": zone.zone, "data-colour": colour },
+        layers.checkers);
+    });
+  }
+
+  // Checkers in the hand (lifted and not yet put down) wait beside the tray, to be dragged.
+  function drawHand(layer) {
+    const hand = state.hand.slice();
+    if (drag) {
+      const at = hand.findIndex(([colour]) => colour === drag.colour);
+      if (at >= 0) hand.splice(at, 1);
+    }
+    layers.handLabel.textContent = hand.length ? "in hand" : "";
+    hand.forEach(([colour, zone], i) => {
+      const node = checker(X.tray + G.TRAY / 2 + (i % 2 ? 10 : -10), Y.mid + 14 + G.R + i * 8, colour,
+        { "data-hand": "true", "data-origin": zone }, layer);
+      node.classList.add("in-hand");
+    });
+  }
+
+  function drawPanelsState() {
+    for (const player of [WHITE, BLACK]) {
+      const p = panels[player];
+      p.group.textContent = "";
+      document.getElementById(`panel-name-${player}`).textContent = state.names[player];
+      drawDice(player, p);
+      const score = el("text", { class: "panel-text", x: p.score.x + 80, y: p.text }, p.group);
+      score.textContent = state.length ? `${state.score[player]} of ${state.length}` : `${state.score[player]}`;
+      for (const button of ["roll", "cube"]) {
+        const prompt = state.prompts.find(([who, which]) => who === player && which === button);
+        buttons[`${player}.${button}`].meaning.textContent = prompt ? prompt[2] : "";
+      }
+    }
+    drawCube();
+  }
+
+  function drawDice(player, p) {
+    let dice = [];
+    let left = [];
+    if (state.turn === player && state.dice.length) {
+      dice = state.dice[0] === state.dice[1] ? [state.dice[0], state.dice[0]] : state.dice;
+      left = state.dice_left.slice();
+    } else if (state.opening[player] !== null && state.opening[player] !== undefined) {
+      dice = [state.opening[player]];
+      left = dice.slice();
+    }
+    dice.forEach((value, i) => {
+      const at = left.indexOf(value);
+      const used = at < 0;
+      if (!used) left.splice(at, 1);
+      die(p.dice.x + 22 + i * 80, p.text - 12, value, used, p.group);
+    });
+  }
+
+  const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+    5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]] };
+
+  function die(x, y, value, used, parent) {
+    const g = el("g", { class: `die${used ? " used" : ""}`, "data-value": value }, parent);
+    el("rect", { x, y, width: 22, height: 22, rx: 4 }, g);
+    for (const [col, row] of PIPS[value]) el("circle", { cx: x + 5 + col * 6, cy: y + 5 + row * 6, r: 2 }, g);
+  }
+
+  function drawCube() {
+    layers.cube.textContent = "";
+    const cube = state.cube;
+    if (!cube.available) return; // the Crawford game: no cube
+    const value = cube.offered ? cube.value * 2 : cube.value === 1 ? 64 : cube.value;
+    let x;
+    let y;
+    let parent;
+    if (cube.owner === null) {
+      [x, y, parent] = [X.bar + G.BAR / 2 + 14, Y.mid, layers.cube];
+    } else {
+      const p = panels[cube.owner];
+      [x, y, parent] = [p.cubeBar.x + 36, p.text - 1, p.group];
+    }
+    const g = el("g", { class: `cube${cube.offered ? " offered" : ""}`, "data-value": cube.value }, parent);
+    el("rect", { x: x - 12, y: y - 12, width: 24, height: 24, rx: 3 }, g);
+    const text = el("text", { x, y }, g);
+    text.textContent = value;
+  }
+
+  function showMatch() {
+    for (const [player, colour] of [[WHITE, "white"], [BLACK, "black"]]) {
+      document.getElementById(`name-${colour}`).textContent = state.names[player];
+      document.getElementById(`score-${colour}`).textContent = state.score[player];
+      document.getElementById(`pips-${colour}`).textContent = state.pips[player];
+    }
+    document.getElementById("length").textContent = state.length
+      ? `${state.length}-point match` : "money session";
+    const cube = state.cube;
+    let cubeText = `cube ${cube.value}, ${cube.owner === null ? "centred" : `${state.names[cube.owner]}'s`}`;
+    if (cube.offered) cubeText = `${state.names[state.turn]} offers the cube at ${cube.value * 2}`;
+    if (!cube.available) cubeText = "Crawford game: no cube";
+    document.getElementById("cube-text").textContent = cubeText;
+    document.getElementById("position-id").textContent = state.position_id;
+    document.getElementById("match-id").textContent = state.match_id;
+  }
+
+  function showLog() {
+    const text = JSON.stringify(state.log);
+    if (text === logShown) return;
+    logShown = text;
+    const list = document.getElementById("log");
+    list.textContent = "";
+    for (const entry of state.log) {
+      const item = document.createElement("li");
+      item.className = entry.kind;
+      if (entry.player !== null) {
+        const chip = document.createElement("span");
+        chip.className = `chip ${COLOURS[entry.player]}`;
+        item.appendChild(chip);
+      }
+      item.appendChild(document.createTextNode(entry.text));
+      list.appendChild(item);
+    }
+    const box = document.getElementById("log-box");
+    box.scrollTop = box.scrollHeight;
+  }
+
+  function showError(message) {
+    const box = document.getElementById("error");
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  // -- the hands (bgpi sim) -----------------------------------------------------------------
+
+  function send(message) {
+    if (layout && layout.mode === "sim" && socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(message));
+    }
+  }
+
+  function sim() {
+    return layout && layout.mode === "sim";
+  }
+
+  function onPointerDown(event) {
+    const target = event.target;
+    if (!sim() || !target.classList.contains("checker") || target.classList.contains("ghost")) return;
+    if (event.button !== 0) return; // right button: the contextmenu handler knocks
+    event.preventDefault();
+    const zone = Number(target.dataset.zone);
+    const colour = Number(target.dataset.colour);
+    if (target.dataset.askew) {
+      send({ type: "straighten", zone });
+      return;
+    }
+    if (event.altKey) {
+      knock(target);
+      return;
+    }
+    if (target.dataset.hand) {
+      startDrag(event, colour, Number(target.dataset.origin));
+      return;
+    }
+    send({ type: "lift", zone, colour });
+    startDrag(event, colour, zone);
+  }
+
+  function startDrag(event, colour, origin) {
+    const at = svgPoint(event);
+    const ghost = checker(at.x, at.y, colour, {}, layers.top);
+    ghost.classList.add("ghost");
+    drag = { colour, origin, ghost };
+    svg.setPointerCapture(event.pointerId);
+  }
+
+  function onPointerMove(event) {
+    if (!drag) return;
+    const at = svgPoint(event);
+    drag.ghost.setAttribute("cx", at.x);
+    drag.ghost.setAttribute("cy", at.y);
+  }
+
+  function onPointerUp(event) {
+    if (!drag) return;
+    const at = svgPoint(event);
+    const zone = zoneAt(at.x, at.y);
+    // Dropped off the board: the hand puts it back where it came from.
+    const place = zone === null ? { zone: drag.origin } : { zone, slot: slotAt(zone, at.y) };
+    send({ type: "place", colour: drag.colour, ...place });
+    endDrag();
+  }
+
+  function endDrag() {
+    if (!drag) return;
+    drag.ghost.remove();
+    drag = null;
+    if (state) drawCheckers();
+  }
+
+  function knock(target) {
+    const slot = target.dataset.slot === undefined ? null : Number(target.dataset.slot);
+    send({ type: "knock", zone: Number(target.dataset.zone), slot });
+  }
+
+  function onContextMenu(event) {
+    if (!sim()) return;
+    event.preventDefault();
+    if (event.target.classList.contains("checker") && event.target.dataset.zone && !event.target.dataset.askew) {
+      knock(event.target);
+    }
+  }
+
+  function buttonDown(event, player, button) {
+    if (!sim()) return;
+    event.preventDefault();
+    buttons[`${player}.${button}`].group.classList.add("down");
+    send({ type: "press", player, button });
+  }
+
+  function buttonUp(player, button) {
+    const group = buttons[`${player}.${button}`].group;
+    if (!group.classList.contains("down")) return;
+    group.classList.remove("down");
+    send({ type: "release", player, button });
+  }
+
+  function onKeyDown(event) {
+    if (!sim() || event.ctrlKey || event.metaKey || event.repeat) return;
+    if (event.key === "s") {
+      send({ type: "setup" });
+      return;
+    }
+    const pair = layout.keys[event.key];
+    if (!pair) return;
+    event.preventDefault();
+    held.set(event.code, pair);
+    buttons[`${pair[0]}.${pair[1]}`].group.classList.add("down");
+    send({ type: "press", player: pair[0], button: pair[1] });
+  }
+
+  function onKeyUp(event) {
+    const pair = held.get(event.code);
+    if (!pair) return;
+    held.delete(event.code);
+    buttonUp(pair[0], pair[1]);
+  }
+
+  function releaseAll() {
+    for (const pair of held.values()) buttonUp(pair[0], pair[1]);
+    held.clear();
+  }
+
+  // -- the connection -----------------------------------------------------------------------
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    socket = new WebSocket(`${scheme}//${location.host}/ws${query}`);
+    socket.addEventListener("open", () => { body.dataset.connected = "true"; });
+    socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      body.dataset.connected = "false";
+      document.getElementById("status").textContent = "Connection lost: trying again…";
+      setTimeout(connect, 1000);
+    });
+  }
+
+  function receive(message) {
+    if (message.type === "layout") {
+      layout = message;
+      body.dataset.mode = layout.mode;
+      document.getElementById("mode").textContent =
+        layout.mode === "sim" ? "simulated board" : "companion of the board (read-only)";
+      pixels = "";
+      checkersShown = "";
+      build();
+      if (state) showState();
+    } else if (message.type === "state") {
+      state = message;
+      if (layout) showState();
+    } else if (message.type === "frame") {
+      if (layout) showFrame(message.pixels);
+    } else if (message.type === "error") {
+      endDrag();
+      showError(message.message);
+    }
+  }
+
+  // Bound to the network, the page came with its token: on the first visit, show the address
+  // as a QR code for a phone; later, on request.
+  function share(show) {
+    const box = document.getElementById("share");
+    if (show) document.getElementById("share-code").src = `qr.svg?token=${encodeURIComponent(token)}`;
+    box.hidden = !show;
+  }
+
+  if (token) {
+    document.getElementById("mat").href = `match.mat?token=${encodeURIComponent(token)}`;
+    document.getElementById("share-toggle").hidden = false;
+    document.getElementById("share-button").addEventListener("click", () => share(true));
+    document.getElementById("share-close").addEventListener("click", () => share(false));
+    if (!localStorage.getItem("bgpi-shared")) {
+      localStorage.setItem("bgpi-shared", "yes");
+      share(true);
+    }
+  }
+  svg.addEventListener("pointerdown", onPointerDown);
+  svg.addEventListener("pointermove", onPointerMove);
+  svg.addEventListener("pointerup", onPointerUp);
+  svg.addEventListener("pointercancel", () => endDrag());
+  svg.addEventListener("contextmenu", onContextMenu);
+  window.addEventListener("keydown", onKeyDown);
+  window.addEventListener("keyup", onKeyUp);
+  window.addEventListener("blur", releaseAll);
+  connect();
+})();

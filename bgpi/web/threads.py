@@ -1,0 +1,54 @@
+"""An asyncio loop on a thread of its own, for a server that runs beside another owner: the
+companion beside the app's loop, the simulator's page beside a test or a script."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
+from contextlib import suppress
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+JOIN_TIMEOUT = 5.0
+
+
+class LoopThread:
+    """A daemon thread running an event loop until :meth:`close`."""
+
+    def __init__(self, name: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:
+            self.loop.close()
+
+    def submit(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
+        """Run ``coroutine`` on the loop; its future, for any thread to wait on."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+
+    def call(self, function: Callable[[], T], timeout: float = JOIN_TIMEOUT) -> T:
+        """Run ``function`` on the loop's thread and wait for its result."""
+
+        async def run() -> T:
+            return function()
+
+        return self.submit(run()).result(timeout)
+
+    def soon(self, function: Callable[[], object]) -> None:
+        """Have the loop run ``function`` soon, from any thread, without waiting."""
+        with suppress(RuntimeError):  # the loop has closed: nobody is left to show it to
+            self.loop.call_soon_threadsafe(function)
+
+    def close(self) -> None:
+        """Stop the loop and wait for the thread (closing twice is harmless)."""
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(JOIN_TIMEOUT)

@@ -1,0 +1,223 @@
+"""What the page is sent, built by pure functions from the table, the board and the frame.
+
+Three messages, each a JSON object with a ``type``:
+
+- ``layout``, once per connection: where every pixel is (the LED map's zones and areas), how
+  many slots each zone has, the style's gamma and brightness (so the page can show a pixel's
+  colour as the eye sees the LED), the mode (``sim`` or ``companion``) and the keys;
+- ``state``, whenever it changes: phase, whose turn, dice, cube, score, what each button
+  means now, the checkers on every zone, the log, the Position ID and Match ID;
+- ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from bgpi.hal.api import BLACK, RGB, WHITE
+from bgpi.hal.geometry import BAR_BLACK, BAR_WHITE, TRAY_BLACK, TRAY_WHITE, ZONES, Geometry
+from bgpi.hal.sim import SimBoard
+from bgpi.lights.ledmap import LedMap
+from bgpi.lights.render import Style
+from bgpi.lights.scene import Scene
+from bgpi.records import Record
+from bgpi.sensing.board import counts_of, zone_of
+from bgpi.table import Phase, Table
+from bgpi.view import scene_of
+from bgpi.web.log import log_entries
+
+UNKNOWN: Final = 2
+"""The colour of a checker the companion cannot tell (a switch closed where the game expects
+no checker)."""
+
+KEYS: Final = {
+    "r": (WHITE, "roll"),
+    "c": (WHITE, "cube"),
+    "R": (BLACK, "roll"),
+    "C": (BLACK, "cube"),
+}
+"""The keyboard's buttons: held like the real ones (a long ROLL is a beaver)."""
+
+_FIXED_COLOURS: Final = {BAR_WHITE: WHITE, BAR_BLACK: BLACK, TRAY_WHITE: WHITE, TRAY_BLACK: BLACK}
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneView:
+    """The checkers of one zone: ``slots[s]`` the colour on slot ``s``'s switch (None: the
+    switch is open), ``unseen`` the colours no switch sees. Those are stacked on the others
+    when every slot is taken, else lying askew (knocked off their slot)."""
+
+    zone: int
+    slots: tuple[int | None, ...]
+    unseen: tuple[int, ...] = ()
+
+    @property
+    def askew(self) -> bool:
+        return bool(self.unseen) and None in self.slots
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "zone": self.zone,
+            "slots": list(self.slots),
+            "unseen": list(self.unseen),
+            "askew": self.askew,
+        }
+
+
+def layout_message(
+    ledmap: LedMap, geometry: Geometry, style: Style, mode: str
+) -> dict[str, object]:
+    """Where the pixels are and what the page may do (``mode``: ``sim`` or ``companion``)."""
+    return {
+        "type": "layout",
+        "mode": mode,
+        "length": ledmap.length,
+        "zones": {str(zone): list(ledmap.pixels(zone)) for zone in ZONES},
+        "areas": {name: list(pixels) for name, pixels in ledmap.areas},
+        "slots": {str(zone): geometry.slots(zone) for zone in ZONES},
+        "gamma": style.gamma,
+        "brightness": style.brightness,
+        "keys": {key: [player, button] for key, (player, button) in KEYS.items()},
+    }
+
+
+def frame_message(frame: Sequence[RGB] | None) -> dict[str, object]:
+    """The strip's pixels as one hex string, six digits a pixel (an empty string: no frame
+    written yet)."""
+    pixels = bytes(channel for pixel in frame or () for channel in pixel)
+    return {"type": "frame", "pixels": pixels.hex()}
+
+
+def state_message(
+    table: Table,
+    board: Iterable[ZoneView],
+    records: Sequence[Record],
+    *,
+    hand: Sequence[tuple[int, int]] = (),
+) -> dict[str, object]:
+    """Everything but the pixels. ``records`` are the current match's; ``hand`` the
+    (colour, zone lifted from) of the checkers held in the simulator's hand."""
+    scene = scene_of(table)
+    match = table.match
+    view = table.mover_view if match.turn is not None else table.position
+    return {
+        "type": "state",
+        "phase": table.phase.value,
+        "status": status(table, scene),
+        "names": list(table.names),
+        "turn": match.turn,
+        "dice": list(match.dice or ()),
+        "dice_left": list(scene.dice_left),
+        "opening": list(table.opening),
+        "cube": {
+            "value": match.cube,
+            "owner": match.cube_owner,
+            "offered": match.double_offered,
+            "available": not match.crawford_game,
+        },
+        "score": list(match.score),
+        "length": match.rules.length,
+        "pips": list(table.position.pip_count),
+        "prompts": [[player, button, meaning] for player, button, meaning in scene.prompts],
+        "alert": scene.alert,
+        "lifted": sorted(scene.lifted),
+        "destinations": sorted(scene.destinations),
+        "extra": [list(pair) for pair in scene.extra],
+        "missing": [list(pair) for pair in scene.missing],
+        "board": [zone.to_json() for zone in board],
+        "hand": [list(held) for held in hand],
+        "log": [entry.to_json() for entry in log_entries(records)],
+        "position_id": view.id(),
+        "match_id": match.id(),
+    }
+
+
+def status(table: Table, scene: Scene) -> str:  # noqa: PLR0911 (a line per phase)
+    """One line saying what the table waits for."""
+    names, match = table.names, table.match
+    turn = match.turn
+    if scene.alert == "wrong":
+        return "The board is wrong: take away what blinks red, add where blue winks."
+    if table.phase is Phase.SETUP:
+        return "Set up the board: blue winks where checkers are missing."
+    if table.phase is Phase.OPENING:
+        return "Opening roll: each player presses ROLL."
+    if turn is None:
+        winner = scene.winner
+        who = names[winner] if winner is not None else "Nobody"
+        if table.phase is Phase.MATCH_OVER:
+            return f"{who} wins the match. ROLL starts a new one."
+        return f"{who} wins the game. ROLL: the next game."
+    name, other = names[turn], names[1 - turn]
+    if table.phase is Phase.BEFORE_ROLL:
+        double = " or doubles (CUBE)" if match.may_double(turn) else ""
+        return f"{name} rolls (ROLL){double}."
+    if table.phase is Phase.DOUBLED:
+        return f"{name} doubles: {other} takes (ROLL) or drops (CUBE)."
+    if table.phase is Phase.CONFIRM:
+        return f"Which play did {name} make? ROLL confirms the one lit, CUBE shows the next."
+    dice = "-".join(str(d) for d in sorted(match.dice or (), reverse=True))
+    if scene.alert == "no move":
+        return f"{name} rolled {dice} and cannot move: ROLL to pass."
+    if any(meaning == "end turn" for _, _, meaning in scene.prompts):
+        return f"{name} has played {dice}: ROLL ends the turn."
+    return f"{name} plays {dice}: lift a checker to see where it may go."
+
+
+# -- the checkers -----------------------------------------------------------------------------
+
+
+def board_of_sim(board: SimBoard) -> tuple[ZoneView, ...]:
+    """The simulated board as it is: each checker on the slot whose switch it closes."""
+    frame = board.read()
+    geometry = board.geometry
+    views = []
+    for zone in ZONES:
+        colours = board.checkers(zone)  # on switches from the base, then stacked or askew
+        closed = [frame.closed(geometry.bit_of(zone, s)) for s in range(geometry.slots(zone))]
+        on = sum(closed)
+        held = iter(colours[:on])
+        slots = tuple(next(held, UNKNOWN) if is_closed else None for is_closed in closed)
+        views.append(ZoneView(zone, slots, tuple(colours[on:])))
+    return tuple(views)
+
+
+def board_of_table(table: Table, geometry: Geometry) -> tuple[ZoneView, ...]:
+    """A real board as the table knows it: as many checkers on each zone as its switches see
+    (the position's count where none has been seen yet), coloured by the game."""
+    expected = counts_of(table.position, WHITE)
+    seen = table.observation
+    colours = _zone_colours(table)
+    views = []
+    for zone in ZONES:
+        slots = geometry.slots(zone)
+        count = expected[zone] if seen is None else seen[zone]
+        colour = colours.get(zone, UNKNOWN)
+        # Above the slots (and in a tray without switches) only the game knows the count.
+        stacked = expected[zone] - slots if count >= slots and expected[zone] > slots else 0
+        views.append(
+            ZoneView(
+                zone,
+                tuple(colour if s < count else None for s in range(slots)),
+                (colour,) * stacked,
+            )
+        )
+    return tuple(views)
+
+
+def _zone_colours(table: Table) -> dict[int, int]:
+    """The colour of each zone: fixed for the bars and trays, else the position's, else
+    the player on roll's (whose checkers are the ones moving onto new points)."""
+    colours = dict(_FIXED_COLOURS)
+    position = table.position
+    for colour, side in ((WHITE, position.player), (BLACK, position.opponent)):
+        for index, count in enumerate(side):
+            if count:
+                colours.setdefault(zone_of(colour, index), colour)
+    turn = table.match.turn
+    if turn is not None:
+        for zone in ZONES:
+            colours.setdefault(zone, turn)
+    return colours

@@ -1,0 +1,80 @@
+"""`bgpi sim` from the command line: it prints the address, serves the page until Ctrl-C,
+and keeps the match in a journal when given a state directory."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from bgpi.app import JOURNAL_NAME
+from bgpi.cli import build_parser
+from bgpi.records import MatchStarted
+from bgpi.store import Journal
+from tests.web.webclient import get, receive_until, send, socket
+
+
+def start(*args: str) -> tuple[subprocess.Popen[str], int]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bgpi", "sim", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.fullmatch(r"bgpi sim: http://127\.0\.0\.1:(\d+)/\n", line)
+    assert found, line + (
+        process.stderr.read() if process.poll() is not None and process.stderr else ""
+    )
+    return process, int(found[1])
+
+
+def stop(process: subprocess.Popen[str]) -> str:
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=20)
+    assert process.stdout is not None and process.stderr is not None
+    out, err = process.stdout.read(), process.stderr.read()  # what the first readline left
+    process.stdout.close()
+    process.stderr.close()
+    assert process.returncode == 0, err
+    return out
+
+
+def test_the_command_line_options() -> None:
+    args = build_parser().parse_args(["sim"])
+    assert (args.host, args.port, args.seed) == ("127.0.0.1", 8421, None)
+    args = build_parser().parse_args(["sim", "--port", "9000", "--host", "0.0.0.0", "--seed", "5"])
+    assert (args.host, args.port, args.seed) == ("0.0.0.0", 9000, 5)
+
+
+def test_bgpi_sim_serves_the_page_until_interrupted() -> None:
+    process, port = start("--seed", "23")
+    try:
+        status, _, body = get(port, "/")
+        assert status == 200 and b'<svg id="board"' in body
+    finally:
+        out = stop(process)
+    assert "seed 23; Ctrl-C stops" in out
+
+
+def test_bgpi_sim_keeps_the_match_in_the_state_directory(tmp_path: Path) -> None:
+    process, port = start("--seed", "23", "--state-dir", str(tmp_path))
+    try:
+        with socket(port) as ws:
+            send(ws, type="press", player=0, button="roll")
+            receive_until(ws, lambda m: m["type"] == "state" and m["opening"][0] == 3)
+    finally:
+        stop(process)
+    with Journal.open(tmp_path / JOURNAL_NAME) as journal:
+        records = journal.records()
+    assert isinstance(records[0], MatchStarted) and len(records) == 3  # match, game, die
+    process, port = start("--seed", "23", "--state-dir", str(tmp_path))  # resumes
+    try:
+        with socket(port) as ws:
+            state = receive_until(ws, lambda m: m["type"] == "state")
+            assert state["opening"] == [3, None] and state["phase"] == "opening"
+    finally:
+        stop(process)

@@ -1,0 +1,118 @@
+"""The companion page of a real board: `bgpi run`'s loop publishes, the page only shows."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import InvalidStatus
+
+from bgpi.app import App, Hardware
+from bgpi.config import Config
+from bgpi.hal.api import BLACK, WHITE
+from bgpi.hal.dice import SeededDice
+from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
+from bgpi.rules import Position
+from bgpi.sensing.board import zone_of
+from bgpi.web.companion import Companion
+from tests.web.webclient import get, receive_until, send, socket
+
+SEED = 23  # White 3, Black 1
+
+
+class Board:
+    """The real board's stand-in: simulated backends on the wall clock, driven by the test's
+    hands from the test's thread, as players would."""
+
+    def __init__(self) -> None:
+        self.sensors = SimBoard(clock=time.monotonic)
+        self.buttons = SimButtons(clock=time.monotonic)
+        self.pixels = SimPixels(Config().ledmap.length)
+
+    def hardware(self, config: Config, stack: ExitStack) -> Hardware:
+        return Hardware(self.sensors, self.buttons, self.pixels, SeededDice(SEED))
+
+    def set_up(self) -> None:
+        start = Position.initial()
+        layout = {}
+        for colour, side in ((WHITE, start.player), (BLACK, start.opponent)):
+            for index, count in enumerate(side):
+                if count and index:
+                    layout[zone_of(colour, index)] = (colour, count)
+        self.sensors.setup(layout)
+
+    def click(self, player: int) -> None:
+        self.buttons.press(player, "roll")
+        time.sleep(0.05)
+        self.buttons.release(player, "roll")
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[Board, Companion]]:
+    board = Board()
+    companion = Companion(Config(), port=0)
+    app = App(Config(), tmp_path, hardware=board.hardware)
+    app.observer = companion
+    companion.start()
+    runner = threading.Thread(target=app.run, name="bgpi-app")
+    runner.start()
+    try:
+        yield board, companion
+    finally:
+        app.stop.set()
+        runner.join(10)
+        companion.close()
+    assert not runner.is_alive()
+
+
+def test_the_companion_shows_the_real_board_live_and_refuses_every_command(
+    running: tuple[Board, Companion],
+) -> None:
+    board, companion = running
+    assert companion.address is not None and companion.token is None
+    port = companion.address.port
+    with socket(port) as ws:
+        layout = receive_until(ws, lambda m: m["type"] == "layout")
+        assert layout["mode"] == "companion"
+        receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "setup")
+        board.set_up()
+        receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "opening")
+        board.click(WHITE)
+        board.click(BLACK)
+        moving = receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "moving")
+        assert moving["dice"] == [3, 1]
+        assert moving["log"][-1]["text"] == "White 31:"
+        frame = receive_until(ws, lambda m: m["type"] == "frame" and m["pixels"].strip("0"))
+        assert len(frame["pixels"]) == 6 * layout["length"]
+        board.sensors.lift(13, WHITE)
+        lifted = receive_until(ws, lambda m: m["type"] == "state" and m["destinations"])
+        assert lifted["destinations"] == [9, 10]
+        thirteen = next(zone for zone in lifted["board"] if zone["zone"] == 13)
+        assert thirteen["slots"] == [WHITE] * 4 + [None, None]
+        # The page may look, not touch: a lift from it is refused and nothing moves.
+        send(ws, type="lift", zone=6, colour=WHITE)
+        error = receive_until(ws, lambda m: m["type"] == "error")
+        assert "only shows the board" in error["message"]
+        assert board.sensors.checkers(6) == (WHITE,) * 5
+    status, _, body = get(port, "/match.mat")
+    assert status == 200 and b" 5 point match" in body
+
+
+def test_a_companion_bound_to_the_network_needs_its_token(tmp_path: Path) -> None:
+    companion = Companion(Config(), host="0.0.0.0", port=0)
+    address = companion.start()
+    try:
+        assert address.token is not None and address.url.endswith(f"/?token={address.token}")
+        assert get(address.port, "/")[0] == 403
+        assert get(address.port, f"/?token={address.token}")[0] == 200
+        with pytest.raises(InvalidStatus), socket(address.port):
+            pass
+        with socket(address.port, f"?token={address.token}") as ws:
+            assert receive_until(ws, lambda m: True)["type"] == "layout"
+    finally:
+        companion.close()
+        companion.close()
