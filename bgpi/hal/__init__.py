@@ -53,7 +53,7 @@ from bgpi.hal.geometry import (
 )
 from bgpi.hal.pins import PinMap
 
-SENSOR_BACKENDS: Final = ("sim", "gpio")
+SENSOR_BACKENDS: Final = ("sim", "gpio", "serial")
 BUTTON_BACKENDS: Final = ("sim", "gpio")
 PIXEL_BACKENDS: Final = ("sim", "neopixel")
 
@@ -63,9 +63,9 @@ def _unknown(kind: str, name: str, known: tuple[str, ...]) -> UnknownBackendErro
 
 
 def open_sensors(backend: str, geometry: Geometry | None = None, **options: Any) -> Sensors:
-    """The reed switches of ``backend`` (``"sim"`` or ``"gpio"``) for ``geometry`` (default:
-    :meth:`Geometry.default`); ``options`` go to :class:`~bgpi.hal.sim.SimBoard` or
-    :class:`~bgpi.hal.gpio.GpioSensors`."""
+    """The reed switches of ``backend`` (``"sim"``, ``"gpio"`` or ``"serial"``) for ``geometry``
+    (default: :meth:`Geometry.default`); ``options`` go to :class:`~bgpi.hal.sim.SimBoard`,
+    :class:`~bgpi.hal.gpio.GpioSensors` or :class:`~bgpi.hal.serial.SerialSensors`."""
     geometry = geometry if geometry is not None else Geometry.default()
     if backend == "sim":
         from bgpi.hal.sim import SimBoard  # noqa: PLC0415 - load only the chosen backend
@@ -75,6 +75,10 @@ def open_sensors(backend: str, geometry: Geometry | None = None, **options: Any)
         from bgpi.hal.gpio import GpioSensors  # noqa: PLC0415
 
         return GpioSensors(geometry.nbits, **options)
+    if backend == "serial":
+        from bgpi.hal.serial import SerialSensors  # noqa: PLC0415
+
+        return SerialSensors(geometry.nbits, **options)
     raise _unknown("sensor", backend, SENSOR_BACKENDS)
 
 

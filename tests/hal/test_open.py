@@ -43,7 +43,7 @@ def test_backends_by_name() -> None:
 
 
 def test_an_unknown_backend_names_the_choices() -> None:
-    with pytest.raises(UnknownBackendError, match=r"'serial'.*sim, gpio"):
-        open_sensors("serial")
+    with pytest.raises(UnknownBackendError, match=r"'i2c'.*sim, gpio, serial"):
+        open_sensors("i2c")
     with pytest.raises(ValueError, match="sim, neopixel"):
         open_pixels("apa102", 3)

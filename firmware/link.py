@@ -1,0 +1,69 @@
+"""Packets to and from the host over a byte port, in scanproto's format.
+
+The port's ``read(limit)`` returns the bytes waiting (up to ``limit``, perhaps none) and its
+``write(data)`` sends a whole packet or returns False without blocking; ``main.UsbPort`` is the
+Pico's, the emulator's is a pseudo-terminal.
+"""
+
+import scanproto
+
+# Bytes taken from the port per loop: a request is 6-12 bytes, so this never delays a scan.
+RX_CHUNK = 64
+# The host writes a request in one go. Bytes left without a delimiter this long are a
+# fragment: dropped, so the next request (or a REPL's Ctrl-C) starts clean.
+RX_IDLE_MS = 50
+# What mpremote, pyboard.py and a terminal send to stop a program. No request starts so (its
+# COBS code byte is followed by a type of 0x10 or more), so these always mean "give me the
+# REPL".
+ESCAPES = (b"\r\x03", b"\x03\x03")
+
+
+class Link:
+    """Sends packets with a running sequence number and takes requests in.
+
+    Flags for the next FRAME's status word: :attr:`dropped` (a packet was not sent) and
+    :attr:`rx_bad` (a request arrived damaged). :attr:`escape` turns true when a REPL's Ctrl-C
+    arrives.
+    """
+
+    def __init__(self, port, clock):
+        self.seq = 0
+        self.dropped = False
+        self.rx_bad = False
+        self.escape = False
+        self._port = port
+        self._clock = clock
+        self._decoder = scanproto.Decoder()
+        self._faults = 0
+        self._last_rx = clock.ticks_ms()
+
+    def send(self, type_, payload):
+        """Send one packet; False if the port had no room and it was dropped."""
+        wire = scanproto.encode(type_, self.seq, payload)
+        # A dropped packet uses its number too, so the host sees the gap and asks again.
+        self.seq = (self.seq + 1) & 0xFF
+        if self._port.write(wire):
+            return True
+        self.dropped = True
+        return False
+
+    def receive(self):
+        """The requests that arrived complete since the last call, as (type, seq, payload)."""
+        clock = self._clock
+        now = clock.ticks_ms()
+        decoder = self._decoder
+        data = self._port.read(RX_CHUNK)
+        if not data:
+            if decoder.pending and clock.ticks_diff(now, self._last_rx) > RX_IDLE_MS:
+                decoder.reset()
+                self.rx_bad = True
+            return ()
+        self._last_rx = now
+        requests = decoder.feed(data)
+        faults = decoder.faults()
+        if faults != self._faults:
+            self._faults = faults
+            self.rx_bad = True
+        if decoder.pending[:2] in ESCAPES:
+            self.escape = True
+        return requests

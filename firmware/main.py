@@ -1,0 +1,5 @@
+"""MicroPython runs this file at power-up: the scanner starts (``pico.main``)."""
+
+import pico
+
+pico.main()

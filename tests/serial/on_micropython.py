@@ -1,0 +1,115 @@
+# Runs under MicroPython itself (not pytest): the shared codec against the vectors and the
+# firmware's modules on small fakes, so MicroPython's own semantics are tried, not CPython's.
+# test_micropython.py runs it in MicroPython's WebAssembly port when one is at hand.
+import json
+import sys
+
+sys.path.append("/")
+
+import chain
+import debounce
+import link
+import scanner
+import scanproto as sp
+
+with open("/vectors.json") as file:
+    V = json.load(file)
+
+
+def unhex(text):
+    return bytes.fromhex(text)
+
+
+for vector in V["crc16"]:
+    assert sp.crc16(unhex(vector["data"])) == int(vector["crc"], 16), vector["name"]
+for vector in V["cobs"]:
+    assert sp.cobs_encode(unhex(vector["data"])) == unhex(vector["encoded"])
+    assert sp.cobs_decode(unhex(vector["encoded"])) == unhex(vector["data"])
+for vector in V["packets"]:
+    wire = unhex(vector["wire"])
+    assert sp.encode(vector["type"], vector["seq"], unhex(vector["payload"])) == wire
+    assert sp.Decoder().feed(wire) == [(vector["type"], vector["seq"], unhex(vector["payload"]))]
+    if "frame" in vector["message"]:
+        frame = sp.unpack_frame(unhex(vector["payload"]), vector["message"]["frame"]["nbits"])
+        assert frame.counter == vector["message"]["frame"]["counter"]
+    if "hello" in vector["message"]:
+        assert sp.unpack_hello(unhex(vector["payload"])).nbits == 152
+for vector in V["bad_packets"]:
+    decoder = sp.Decoder()
+    assert decoder.feed(unhex(vector["wire"])) == []
+    assert decoder.errors[vector["fault"]] == 1, vector["name"]
+
+
+class Clock:
+    def __init__(self):
+        self.us = (1 << 30) - 3000000
+
+    def ticks_us(self):
+        return self.us & ((1 << 30) - 1)
+
+    def ticks_ms(self):
+        return (self.us // 1000) & ((1 << 30) - 1)
+
+    def ticks_diff(self, end, start):
+        return ((end - start + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)
+
+    def ticks_add(self, ticks, delta):
+        return (ticks + delta) & ((1 << 30) - 1)
+
+    def sleep_us(self, us):
+        self.us += us
+
+
+class Chip:
+    closed = 0
+
+    def readinto(self, buf, write=0):
+        levels = ~self.closed
+        for index in range(len(buf)):
+            byte = levels >> 8 * index & 0xFF
+            buf[index] = byte
+
+
+class Pin:
+    def value(self, level=None):
+        return 0
+
+    def toggle(self):
+        pass
+
+
+class Port:
+    def __init__(self):
+        self.inbox = b""
+        self.outbox = []
+
+    def read(self, limit):
+        data, self.inbox = self.inbox[:limit], self.inbox[limit:]
+        return data
+
+    def write(self, data):
+        self.outbox.append(bytes(data))
+        return True
+
+
+clock = Clock()
+chip = Chip()
+port = Port()
+scan = scanner.Scanner(chain.Chain(chip, Pin(), 152), link.Link(port, clock), clock, Pin())
+port.inbox = sp.encode(sp.HELLO, 0, b"")
+clock.sleep_us(2000)
+scan.step()
+hello = next(v for v in V["packets"] if v["type"] == sp.HELLO_REPLY)
+assert port.outbox == [unhex(hello["wire"])]
+chip.closed = 1 << 5 | 1 << 151
+for _ in range(3):
+    clock.sleep_us(2000)
+    scan.step()
+frames = sp.Decoder().feed(b"".join(port.outbox[1:]))
+assert len(frames) == 1
+bits = sp.unpack_frame(frames[0][2], 152).bits
+assert bits[0] == 0x20 and bits[18] == 0x80
+assert isinstance(debounce.Debouncer(1, 3).stable, bytearray)
+port.inbox = b"\r\x03\x03"
+scan.run()
+print("micropython ok", sys.implementation.name, sys.implementation.version)
