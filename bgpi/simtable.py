@@ -24,7 +24,8 @@ from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, OpeningDie, Record, Rolled
 from bgpi.rules import BAR, OFF, Match, Move, Position
 from bgpi.sensing.board import capacities, zone_of
-from bgpi.table import Phase, Table, TableConfig
+from bgpi.sensing.settle import DEFAULT_SETTLE
+from bgpi.table import LONG_PRESS, Phase, Table, TableConfig
 
 TICK = 0.005  # the harness's time step: finer than the settle time
 
@@ -37,6 +38,8 @@ class SimOptions:
     bounce: float = 0.0
     jitter: float = 0.0
     slide_step: float = 0.02
+    settle: float = DEFAULT_SETTLE
+    long_press: float = LONG_PRESS
 
 
 class SimTable:
@@ -76,7 +79,10 @@ class SimTable:
         dice = SeededDice(options.seed)
         dice.skip(dice_rolled(history))
         self.driver = Driver(
-            Table.replay(TableConfig(capacities(self.geometry)), history),
+            Table.replay(
+                TableConfig(capacities(self.geometry), options.settle, options.long_press),
+                history,
+            ),
             self.journal,
             dice,
             self.pixels,

@@ -175,7 +175,13 @@ class Table:
     @classmethod
     def start(cls, config: TableConfig, record: MatchStarted) -> Table:
         """A table for a new match, before its first record is applied."""
-        return cls(config, Match.new(record.rules()), names=record.names).apply(record)
+        table = cls(
+            config,
+            Match.new(record.rules()),
+            names=record.names,
+            settle=SettleFilter(config.settle),
+        )
+        return table.apply(record)
 
     @classmethod
     def replay(cls, config: TableConfig, records: Sequence[Record]) -> Table:

@@ -64,7 +64,11 @@ def new_session(
     (``records`` None), or the match the records hold, the board standing as they leave it."""
     sim = SimTable(
         records if records is not None else config.match_record(),
-        options=SimOptions(seed=seed),
+        options=SimOptions(
+            seed=seed,
+            settle=config.sensors.settle_ms / 1000,
+            long_press=config.buttons.long_press_ms / 1000,
+        ),
         geometry=config.geometry,
         ledmap=config.ledmap,
         style=config.style,

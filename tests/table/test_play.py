@@ -7,7 +7,7 @@ from bgpi.hal.api import BLACK, WHITE, FaultEvent
 from bgpi.hal.geometry import BAR_BLACK
 from bgpi.records import CubeAction, GameEnded, MatchStarted, Played
 from bgpi.rules import BAR, Position, parse_play
-from bgpi.simtable import SimTable
+from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase, Table
 from tests.sensing.hands import position_on
 from tests.table.arrange import arrange, fixed_dice
@@ -302,3 +302,14 @@ def test_a_failed_backend_is_shown_until_it_recovers() -> None:
     sim.advance()
     assert sim.scene.alert is None
     assert sim.phase is Phase.MOVING  # the game goes on where it was
+
+
+def test_the_simulated_table_takes_the_settle_time_and_long_press() -> None:
+    sim = SimTable(MatchStarted(5), options=SimOptions(settle=0.1, long_press=1.5))
+    assert sim.table.config.settle == 0.1 and sim.table.config.long_press == 1.5
+    sim.setup()
+    sim.board.lift(13, WHITE)
+    sim.advance(0.06)  # not yet held still long enough to count
+    assert sim.table.observation is not None and sim.table.observation[13] == 5
+    sim.advance(0.1)
+    assert sim.table.observation[13] == 4
