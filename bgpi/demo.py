@@ -13,19 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bgpi.driver import Journal
+from bgpi.gamelog import GameLog
 from bgpi.hal.api import BLACK, WHITE
-from bgpi.records import (
-    CubeAction,
-    GameEnded,
-    GameStarted,
-    MatchStarted,
-    OpeningRolled,
-    Played,
-    Record,
-    Rolled,
-)
-from bgpi.rules import BAR, Play, Position, format_moves, legal_plays
-from bgpi.rules.result import GameResult
+from bgpi.records import GameEnded, MatchStarted, Record
+from bgpi.rules import BAR, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase
 
@@ -133,64 +124,25 @@ def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
 
 
 class _Printer:
-    """Prints the journal's new records as a player would read them."""
+    """Prints the game log's lines as the records come in, each once it is final."""
 
     def __init__(self, sim: SimTable, say: Callable[[str], None]) -> None:
         self.sim, self.say = sim, say
-        self.seen = 0
-        self.games_ended = 0
-        self.game = 0
+        self.log = GameLog()
+        self.seen = self.printed = 0
+        self.games_ended = 0  # in this run: a resumed match counts from where it resumed
         if len(sim.driver.log) > 1:  # resumed: say where, and print only what is new
-            self.seen = len(sim.driver.log)
-            self.game = sum(isinstance(r, GameStarted) for r in sim.driver.log)
+            for record in sim.driver.log:
+                self.log.add(record)
+            self.seen, self.printed = len(sim.driver.log), self.log.complete
             say(f"resuming: {sim.match}")
-        self.names = ("White", "Black")
-        self.dice = ""
 
     def flush(self) -> None:
         records = self.sim.driver.log
         for record in records[self.seen :]:
-            line = self._line(record)
-            if line:
-                self.say(line)
+            self.log.add(record)
+            self.games_ended += isinstance(record, GameEnded)
         self.seen = len(records)
-
-    def _line(self, record: Record) -> str | None:  # noqa: PLR0911 (one line per kind)
-        names = self.names
-        if isinstance(record, MatchStarted):
-            self.names = record.names
-            kind = "money session" if not record.length else f"{record.length}-point match"
-            return f"{record.names[0]} (white) and {record.names[1]} (black): a {kind}"
-        if isinstance(record, GameStarted):
-            self.game += 1
-            score = self.sim.match.score
-            crawford = " (Crawford game)" if self.sim.match.crawford_game else ""
-            return f"\nGame {self.game}, score {score[0]}-{score[1]}{crawford}"
-        if isinstance(record, OpeningRolled):
-            self.dice = _dice(record.white, record.black)
-            if record.white == record.black:
-                return f"  opening roll {record.white}-{record.black}: again"
-            first = names[0] if record.white > record.black else names[1]
-            return f"  opening roll {record.white}-{record.black}: {first} starts"
-        if isinstance(record, Rolled):
-            self.dice = _dice(*record.dice)
-            return None
-        if isinstance(record, Played):
-            text = format_moves(record.move_values()) or "no move"
-            return f"  {names[record.player]:>6} {self.dice}: {text}"
-        if isinstance(record, CubeAction):
-            verb = {"double": "doubles", "take": "takes", "drop": "drops", "beaver": "beavers"}
-            return f"  {names[record.player]:>6} {verb[record.action]}"
-        if isinstance(record, GameEnded):
-            self.games_ended += 1
-            what = "a drop" if record.dropped else f"a {GameResult(record.result).name.lower()}"
-            score = self.sim.match.score
-            return (
-                f"  {names[record.winner]} wins {record.points} point"
-                f"{'s' if record.points != 1 else ''} by {what}; score {score[0]}-{score[1]}"
-            )
-        return None
-
-
-def _dice(*dice: int) -> str:
-    return "-".join(str(d) for d in sorted(dice, reverse=True))
+        for entry in self.log.lines[self.printed : self.log.complete]:
+            self.say(f"\n{entry.text}" if entry.kind == "game" else f"  {entry.text}")
+        self.printed = self.log.complete

@@ -15,12 +15,12 @@ from typing import Final
 
 from bgpi.config import Config
 from bgpi.driver import Driver
+from bgpi.gamelog import current_match
 from bgpi.hal.api import RGB
 from bgpi.records import Record
 from bgpi.store import Journal
 from bgpi.table import Table
 from bgpi.web.auth import is_loopback, new_token
-from bgpi.web.log import current_match
 from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
 from bgpi.web.server import Hub, Snapshot
 from bgpi.web.threads import LoopThread

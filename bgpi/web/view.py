@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from bgpi.gamelog import log_entries
 from bgpi.hal.api import BLACK, RGB, WHITE
 from bgpi.hal.geometry import BAR_BLACK, BAR_WHITE, TRAY_BLACK, TRAY_WHITE, ZONES, Geometry
 from bgpi.hal.sim import SimBoard
@@ -26,7 +27,6 @@ from bgpi.records import Record
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.table import Phase, Table
 from bgpi.view import scene_of
-from bgpi.web.log import log_entries
 
 UNKNOWN: Final = 2
 """The colour of a checker the companion cannot tell (a switch closed where the game expects

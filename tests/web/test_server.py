@@ -11,8 +11,8 @@ from websockets.exceptions import InvalidStatus
 
 from bgpi.config import Config
 from bgpi.export import export_mat
+from bgpi.gamelog import current_match
 from bgpi.hal.api import BLACK, WHITE
-from bgpi.web.log import current_match
 from bgpi.web.run import SimServer, new_session
 from tests.web.webclient import get, receive_until, request, send, socket
 

@@ -1,5 +1,6 @@
-"""The game log as the page shows it: the records of a match, one line each, in move
-notation (``31: 8/5 6/5``), the way a player writes a match down."""
+"""The game log: the records of a match, one line each, in move notation
+(``White 31: 8/5 6/5``), the way a player writes a match down. The browser page shows it and
+``bgpi demo`` prints it."""
 
 from __future__ import annotations
 
@@ -46,18 +47,26 @@ def current_match(records: Sequence[Record]) -> tuple[Record, ...]:
 def log_entries(records: Sequence[Record]) -> tuple[Entry, ...]:
     """The lines of a match's records. A roll shows as soon as it is rolled (``White 52:``)
     and its play completes that line, as a ``.mat`` file writes it."""
-    log = _Log()
+    log = GameLog()
     for record in records:
         log.add(record)
     return tuple(log.lines)
 
 
 @dataclass
-class _Log:
+class GameLog:
+    """The log built record by record; ``lines[-1]`` may be a roll still waiting for its
+    play (:attr:`complete` says how many lines are final)."""
+
     lines: list[Entry] = field(default_factory=list)
     names: tuple[str, str] = ("White", "Black")
     score: list[int] = field(default_factory=lambda: [0, 0])
     rolled: int | None = None  # the line of the roll that the next play completes
+
+    @property
+    def complete(self) -> int:
+        """How many lines will not change: all but a roll whose play is still to come."""
+        return len(self.lines) - (self.rolled is not None)
 
     def add(self, record: Record) -> None:
         if isinstance(record, MatchStarted):

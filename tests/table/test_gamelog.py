@@ -1,5 +1,6 @@
 """The game log: records in move notation, a roll completed by its play."""
 
+from bgpi.gamelog import Entry, current_match, log_entries
 from bgpi.records import (
     CubeAction,
     GameEnded,
@@ -10,7 +11,6 @@ from bgpi.records import (
     Played,
     Rolled,
 )
-from bgpi.web.log import Entry, current_match, log_entries
 
 START = MatchStarted(5, names=("Ann", "Bob"))
 
