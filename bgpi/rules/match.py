@@ -19,9 +19,8 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Final, TypeGuard
 
-from bgpi.rules import bits
 from bgpi.rules.dice import Roll, check_roll
-from bgpi.rules.errors import IllegalCubeActionError, InvalidMatchError, RulesError
+from bgpi.rules.errors import IllegalCubeActionError, InvalidMatchError
 from bgpi.rules.result import GameResult
 
 MAX_LENGTH: Final = 2**15 - 1
@@ -52,26 +51,6 @@ _RESULT_NAMES: Final = {
     GameResult.GAMMON: "gammon",
     GameResult.BACKGAMMON: "backgammon",
 }
-
-# gnubg's Match ID: 66 bits, each field least significant bit first, in this order.
-_ID_LAYOUT: Final = (
-    ("cube", 4),  # log2 of the cube value
-    ("owner", 2),  # 0, 1, or 3 for centred
-    ("dice_owner", 1),  # the player on roll
-    ("crawford", 1),
-    ("state", 3),
-    ("decider", 1),  # whose decision it is: the other player while an offer awaits an answer
-    ("doubled", 1),
-    ("resigned", 2),  # 0 none, else the GameResult offered
-    ("die1", 3),
-    ("die2", 3),
-    ("length", 15),
-    ("score0", 15),
-    ("score1", 15),
-)
-_ID_BITS: Final = sum(width for _, width in _ID_LAYOUT)
-_ID_BYTES: Final = 9
-_CENTRED: Final = 3
 
 
 def _is_int(value: object) -> bool:
@@ -257,9 +236,9 @@ class Match:
         if self.state is not GameState.PLAYING:
             return self._situation()
         if self.double_offered:
-            return f"player {self._decider()} must first take or drop the double"
+            return f"player {self.decider()} must first take or drop the double"
         if self.resignation is not None:
-            return f"player {self._decider()} must first accept or decline the resignation"
+            return f"player {self.decider()} must first accept or decline the resignation"
         return None
 
     # -- the cube ----------------------------------------------------------------------------
@@ -342,7 +321,7 @@ class Match:
             raise IllegalCubeActionError(
                 f"nobody may {action}: no double is offered ({self._situation()})"
             )
-        return self._decider()
+        return self.decider()
 
     # -- resignations ------------------------------------------------------------------------
 
@@ -454,38 +433,13 @@ class Match:
     # -- gnubg Match ID ----------------------------------------------------------------------
 
     def id(self) -> str:
-        """The gnubg Match ID: 12 characters of base64 for 66 bits.
+        """The gnubg Match ID (see :mod:`bgpi.rules.matchid`)."""
+        # matchid builds Match values, so it is imported when first used.
+        from bgpi.rules.matchid import encode  # noqa: PLC0415
 
-        Before the opening roll nobody is on roll and the player bits are 0. After a drop the
-        decision bit names the player who dropped, as gnubg leaves it.
-        """
-        if max(self.score) > MAX_LENGTH:
-            raise InvalidMatchError(
-                f"score {self.score[0]}-{self.score[1]} does not fit a Match ID "
-                f"(at most {MAX_LENGTH})"
-            )
-        die1, die2 = self.dice or (0, 0)
-        values = {
-            "cube": self.cube.bit_length() - 1,
-            "owner": _CENTRED if self.cube_owner is None else self.cube_owner,
-            "dice_owner": self.turn or 0,
-            "crawford": int(self.crawford_game),
-            "state": int(self.state),
-            "decider": self._decider(),
-            "doubled": int(self.double_offered),
-            "resigned": int(self.resignation or 0),
-            "die1": die1,
-            "die2": die2,
-            "length": self.rules.length,
-            "score0": self.score[0],
-            "score1": self.score[1],
-        }
-        key: list[int] = []
-        for name, width in _ID_LAYOUT:
-            bits.put(key, values[name], width)
-        return bits.encode(key, _ID_BYTES)
+        return encode(self)
 
-    def _decider(self) -> int:
+    def decider(self) -> int:
         """Whose decision it is: the answering player while an offer is pending or after a
         drop or a resignation, else the player on roll (0 before the opening roll)."""
         if self.resigner is not None:
@@ -497,56 +451,10 @@ class Match:
 
     @classmethod
     def from_id(cls, match_id: str, rules: MatchRules | None = None) -> Match:
-        """Decode a gnubg Match ID.
+        """Decode a gnubg Match ID (see :mod:`bgpi.rules.matchid`)."""
+        from bgpi.rules.matchid import decode  # noqa: PLC0415
 
-        The ID has the match length but not the money-play options: pass ``rules`` (of the
-        same length) to supply them. Without it, the defaults, with as many automatic doubles
-        as a centred money cube shows.
-        """
-        try:
-            key = bits.decode(match_id, _ID_BYTES, "Match ID")
-        except ValueError as exc:
-            raise InvalidMatchError(str(exc)) from None
-        try:
-            return cls._from_key(key, rules)
-        except RulesError as exc:
-            raise InvalidMatchError(f"Match ID {match_id!r}: {exc}") from None
-
-    @classmethod
-    def _from_key(cls, key: list[int], rules: MatchRules | None) -> Match:
-        if any(key[_ID_BITS:]):
-            raise InvalidMatchError(f"bits after the first {_ID_BITS} are set")
-        fields: dict[str, int] = {}
-        start = 0
-        for name, width in _ID_LAYOUT:
-            fields[name] = bits.field(key, start, width)
-            start += width
-        _check_id_fields(fields)
-        owner = None if fields["owner"] == _CENTRED else fields["owner"]
-        cube = 1 << fields["cube"]
-        if rules is None:
-            automatic = fields["cube"] if owner is None and not fields["length"] else 0
-            rules = MatchRules(fields["length"], automatic_doubles=automatic)
-        elif rules.length != fields["length"]:
-            raise InvalidMatchError(
-                f"match length {fields['length']} differs from the rules' {rules.length}"
-            )
-        state = GameState(fields["state"])
-        playing = state is not GameState.NONE
-        resigner = 1 - fields["decider"] if fields["resigned"] else None
-        return cls(
-            rules,
-            (fields["score0"], fields["score1"]),
-            cube,
-            owner,
-            bool(fields["crawford"]),
-            state,
-            fields["dice_owner"] if playing else None,
-            (fields["die1"], fields["die2"]) if fields["die1"] else None,
-            bool(fields["doubled"]),
-            GameResult(fields["resigned"]) if fields["resigned"] else None,
-            resigner,
-        )
+        return decode(match_id, rules)
 
     # -- checks ------------------------------------------------------------------------------
 
@@ -708,24 +616,3 @@ class Match:
         if self.match_over:
             game += " and the match"
         return game
-
-
-def _check_id_fields(fields: dict[str, int]) -> None:
-    """Refuse values no field of a Match ID can take."""
-    if fields["owner"] == 2:
-        raise InvalidMatchError("cube owner field is 2; it must be 0, 1 or 3 (centred)")
-    if fields["state"] >= len(GameState):
-        raise InvalidMatchError(f"game state {fields['state']} is not 0 to {len(GameState) - 1}")
-    dice = (fields["die1"], fields["die2"])
-    if max(dice) > 6 or (0 in dice and dice != (0, 0)):
-        raise InvalidMatchError(f"dice {dice[0]}-{dice[1]} are not two dice of 1 to 6, or 0-0")
-    if fields["doubled"] and fields["resigned"]:
-        raise InvalidMatchError("a double and a resignation offered at once")
-    playing = fields["state"] == GameState.PLAYING
-    if playing and fields["doubled"] and fields["decider"] == fields["dice_owner"]:
-        raise InvalidMatchError("the player who doubled is the one to answer the double")
-    offer = fields["doubled"] or fields["resigned"]
-    if playing and not offer and fields["decider"] != fields["dice_owner"]:
-        raise InvalidMatchError("turn and dice owners differ with no offer to answer")
-    if fields["state"] == GameState.NONE and (fields["die1"] or fields["doubled"]):
-        raise InvalidMatchError("dice or a double before the opening roll")
