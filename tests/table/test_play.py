@@ -313,3 +313,34 @@ def test_the_simulated_table_takes_the_settle_time_and_long_press() -> None:
     assert sim.table.observation is not None and sim.table.observation[13] == 5
     sim.advance(0.1)
     assert sim.table.observation[13] == 4
+
+
+def test_a_restart_mid_turn_reads_the_board_as_the_hands_left_it() -> None:
+    sim = opened(3, 1)
+    sim.lift(8, WHITE)
+    sim.place(5, WHITE)  # half the play made when the power goes
+    resumed = SimTable(sim.driver.log)  # the journal replayed: the turn, rolled, not yet played
+    assert resumed.phase is Phase.MOVING and resumed.match.dice == (3, 1)
+    resumed.lift(8, WHITE)  # the board as the hands had left it
+    resumed.place(5, WHITE)
+    reading = resumed.table.reading
+    assert resumed.scene.alert is None and reading is not None and not reading.complete
+    resumed.lift(6, WHITE)
+    resumed.place(5, WHITE)
+    resumed.roll(WHITE)
+    assert resumed.phase is Phase.BEFORE_ROLL and resumed.position.player[5] == 2
+
+
+def test_a_board_bumped_during_a_power_cut_is_shown_until_fixed() -> None:
+    sim = opened(3, 1)
+    play(sim, "8/5 6/5")
+    sim.roll(WHITE)
+    resumed = SimTable(sim.driver.log)
+    resumed.knock(13)
+    assert resumed.scene.alert == "wrong" and resumed.scene.missing == ((13, 1),)
+    fixed_dice(resumed, 6, 5)
+    resumed.roll(BLACK)
+    assert resumed.phase is Phase.BEFORE_ROLL  # no roll on a wrong board
+    resumed.straighten(13)
+    resumed.roll(BLACK)
+    assert resumed.phase is Phase.MOVING
