@@ -61,7 +61,7 @@ class Driver:
     style: Style
     frame: tuple[RGB, ...] | None = None
     frames_written: int = 0
-    log: list[Record] = field(default_factory=list)  # every record of this run, in order
+    log: list[Record] = field(default_factory=list)  # the current match's records, in order
     _due: float | None = None  # when a blinking light next changes the frame
 
     def sensor(self, frame: SensorFrame) -> None:
@@ -93,11 +93,12 @@ class Driver:
         before = self.table
         step = before.handle(event)
         for record in step.records:
-            self.log.append(record)
             if isinstance(record, MatchStarted):
                 self.journal.new_match(record)
+                self.log = [record]  # a service runs for months: keep one match, not all
             else:
                 self.journal.append(record)
+                self.log.append(record)
         self.table = step.table
         if step.dice is not None:
             request = step.dice
