@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from bgpi.driver import Journal
 from bgpi.gamelog import GameLog
-from bgpi.hal.api import BLACK, WHITE
 from bgpi.records import GameEnded, MatchStarted, Record
 from bgpi.rules import BAR, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase
+from bgpi.words import BLACK, WHITE
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
 

@@ -28,11 +28,11 @@ from typing import Final
 
 from bgpi.app import Hardware, open_hardware
 from bgpi.config import Config
-from bgpi.hal.api import BUTTONS, PLAYERS, RGB, ButtonEvent, ButtonName, Clock, Event, SensorEvent
+from bgpi.hal.api import ButtonEvent, Clock, Event, SensorEvent
 from bgpi.hal.errors import one_line
-from bgpi.hal.geometry import POINTS, ZONES, Zone, zone_name
 from bgpi.lights.ledmap import target_name
 from bgpi.lights.render import limit_power
+from bgpi.words import BUTTONS, PLAYERS, POINTS, RGB, ZONES, ButtonName, Zone, zone_name
 
 STEPS: Final = ("sensors", "leds", "switches", "buttons")
 SCAN_READS: Final = 200

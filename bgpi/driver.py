@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bgpi.hal.api import RGB, ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
+from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
 from bgpi.lights.ledmap import LedMap
@@ -21,6 +21,7 @@ from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
 from bgpi.table import DiceRolled, Event, Fault, Press, Seen, Table, Tick
 from bgpi.view import scene_of
+from bgpi.words import RGB
 
 log = logging.getLogger("bgpi")
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bgpi.driver import Driver, Journal, MemoryJournal
-from bgpi.hal.api import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName, Event
+from bgpi.hal.api import Event
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
@@ -26,6 +26,7 @@ from bgpi.rules import BAR, OFF, Match, Move, Position
 from bgpi.sensing.board import capacities, zone_of
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.table import LONG_PRESS, Phase, Table, TableConfig
+from bgpi.words import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName
 
 TICK = 0.005  # the harness's time step: finer than the settle time
 

@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from bgpi.hal.api import BLACK, CUBE, ROLL, WHITE
 from bgpi.records import (
     CubeAction,
     GameEnded,
@@ -57,6 +56,7 @@ from bgpi.rules.errors import IllegalCubeActionError, RulesError
 from bgpi.sensing.board import BoardDiff, Observation, check_board, zone_of
 from bgpi.sensing.settle import DEFAULT_SETTLE, SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
+from bgpi.words import BLACK, CUBE, ROLL, WHITE
 
 LONG_PRESS = 0.8  # seconds a button is held for its second meaning (beaver)
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgpi.hal.api import CUBE, ROLL
 from bgpi.lights.scene import Scene
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table
+from bgpi.words import CUBE, ROLL
 
 
 def scene_of(table: Table) -> Scene:

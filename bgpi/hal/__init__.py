@@ -10,15 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bgpi.hal.api import (
-    BLACK,
-    BUTTONS,
-    CUBE,
-    PLAYERS,
-    RGB,
-    ROLL,
-    WHITE,
     ButtonEvent,
-    ButtonName,
     Buttons,
     Clock,
     Dice,
@@ -38,20 +30,28 @@ from bgpi.hal.errors import (
     PixelFrameError,
     UnknownBackendError,
 )
-from bgpi.hal.geometry import (
+from bgpi.hal.geometry import Geometry
+from bgpi.hal.pins import PinMap
+from bgpi.words import (
     BAR_BLACK,
     BAR_WHITE,
+    BLACK,
+    BUTTONS,
+    CUBE,
+    PLAYERS,
     POINTS,
+    RGB,
+    ROLL,
     TRAY_BLACK,
     TRAY_WHITE,
+    WHITE,
     ZONES,
-    Geometry,
+    ButtonName,
     Zone,
     bar_zone,
     tray_zone,
     zone_name,
 )
-from bgpi.hal.pins import PinMap
 
 SENSOR_BACKENDS: Final = ("sim", "gpio", "serial")
 BUTTON_BACKENDS: Final = ("sim", "gpio")

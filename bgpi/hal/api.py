@@ -11,21 +11,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Final, Literal, Protocol, Self
+from typing import Protocol, Self
 
 from bgpi.hal.errors import PixelFrameError
+from bgpi.words import BUTTONS, PLAYERS, RGB, ButtonName
 
-WHITE: Final = 0
-BLACK: Final = 1
-PLAYERS: Final = (WHITE, BLACK)
-COLOUR_NAMES: Final = ("white", "black")
-
-ButtonName = Literal["roll", "cube"]
-ROLL: Final[ButtonName] = "roll"
-CUBE: Final[ButtonName] = "cube"
-BUTTONS: Final[tuple[ButtonName, ...]] = (ROLL, CUBE)
-
-RGB = tuple[int, int, int]
 Clock = Callable[[], float]
 
 

@@ -11,50 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final
 
-from bgpi.hal.api import BLACK, COLOUR_NAMES, WHITE, SensorFrame
+from bgpi.hal.api import SensorFrame
 from bgpi.hal.errors import GeometryError
-
-Zone = int
-
-POINTS: Final = 24
-BAR_WHITE: Final = 25
-BAR_BLACK: Final = 26
-TRAY_WHITE: Final = 27
-TRAY_BLACK: Final = 28
-ZONES: Final = tuple(range(1, TRAY_BLACK + 1))
-# Per-zone tuples are indexed by the zone itself; index 0 is unused and always 0.
-ZONE_INDEX_SIZE: Final = TRAY_BLACK + 1
+from bgpi.words import (
+    BAR_BLACK,
+    BAR_WHITE,
+    POINTS,
+    TRAY_BLACK,
+    TRAY_WHITE,
+    ZONE_INDEX_SIZE,
+    ZONES,
+    Zone,
+    zone_name,
+)
 
 Entry = tuple[Zone, int]
-
-
-def bar_zone(colour: int) -> Zone:
-    """The bar zone where a checker of ``colour`` waits to enter."""
-    return (BAR_WHITE, BAR_BLACK)[_check_colour(colour)]
-
-
-def tray_zone(colour: int) -> Zone:
-    """The tray where ``colour`` puts its borne-off checkers."""
-    return (TRAY_WHITE, TRAY_BLACK)[_check_colour(colour)]
-
-
-def zone_name(zone: Zone) -> str:
-    """``"point 7"``, ``"white bar"``, ``"black tray"``: for messages."""
-    if 1 <= zone <= POINTS:
-        return f"point {zone}"
-    if zone in (BAR_WHITE, BAR_BLACK):
-        return f"{COLOUR_NAMES[zone - BAR_WHITE]} bar"
-    if zone in (TRAY_WHITE, TRAY_BLACK):
-        return f"{COLOUR_NAMES[zone - TRAY_WHITE]} tray"
-    return f"zone {zone}"
-
-
-def _check_colour(colour: int) -> int:
-    if colour not in (WHITE, BLACK):
-        raise ValueError(f"colour {colour!r} is not 0 (white) or 1 (black)")
-    return colour
 
 
 def _sensor_name(entry: Entry) -> str:

@@ -23,21 +23,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final, TypeVar
 
-from bgpi.hal.api import (
-    BUTTONS,
-    COLOUR_NAMES,
-    PLAYERS,
-    ButtonEvent,
-    ButtonName,
-    Clock,
-    Closing,
-    Emit,
-    FaultEvent,
-    SensorEvent,
-    SensorFrame,
-)
+from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, FaultEvent, SensorEvent, SensorFrame
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
 from bgpi.hal.pins import PinMap
+from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName
 
 log = logging.getLogger(__name__)
 

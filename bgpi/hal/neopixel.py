@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, Final, Literal, Protocol
 
-from bgpi.hal.api import RGB, Closing, check_frame
+from bgpi.hal.api import Closing, check_frame
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
 from bgpi.hal.pins import SPI0_MOSI
+from bgpi.words import RGB
 
 Wiring = Literal["spi", "pwm"]
 

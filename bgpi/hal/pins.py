@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Final
 
-from bgpi.hal.api import BLACK, WHITE, ButtonName
+from bgpi.words import BLACK, WHITE, ButtonName
 
 # The hardware SPI0 pins; a chain wired elsewhere works through gpiozero's (slow) software SPI.
 SPI0_SCLK: Final = 11

@@ -20,21 +20,20 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bgpi.hal.api import (
+from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorEvent, SensorFrame, check_frame
+from bgpi.hal.errors import BackendClosedError, HalError
+from bgpi.hal.geometry import Geometry
+from bgpi.words import (
     COLOUR_NAMES,
     PLAYERS,
+    POINTS,
     RGB,
-    ButtonEvent,
+    ZONE_INDEX_SIZE,
+    ZONES,
     ButtonName,
-    Clock,
-    Closing,
-    Emit,
-    SensorEvent,
-    SensorFrame,
-    check_frame,
+    Zone,
+    zone_name,
 )
-from bgpi.hal.errors import BackendClosedError, HalError
-from bgpi.hal.geometry import POINTS, ZONE_INDEX_SIZE, ZONES, Geometry, Zone, zone_name
 
 Layout = Mapping[Zone, tuple[int, int]]
 

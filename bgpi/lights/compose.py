@@ -49,7 +49,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from bgpi.hal.api import COLOUR_NAMES
 from bgpi.lights.marks import ALL, Gauge, Mark, Span, Target
 from bgpi.lights.patterns import (
     CHASE,
@@ -83,6 +82,7 @@ from bgpi.lights.scene import (
     WRONG,
     Scene,
 )
+from bgpi.words import COLOUR_NAMES
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Final
 
-from bgpi.hal.geometry import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, ZONES, zone_name
 from bgpi.lights.errors import LedMapError
 from bgpi.lights.marks import Target
+from bgpi.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, ZONES, zone_name
 
 AREAS: Final = (
     "cube.white",

@@ -14,9 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from bgpi.hal.api import BUTTONS, COLOUR_NAMES, PLAYERS
-from bgpi.hal.geometry import TRAY_BLACK, ZONES, zone_name
 from bgpi.lights.errors import SceneError
+from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, TRAY_BLACK, ZONES, zone_name
 
 ROLL: Final = "roll"
 DOUBLE: Final = "double"

@@ -15,19 +15,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bgpi.hal.api import BLACK, WHITE
-from bgpi.hal.geometry import (
+from bgpi.hal.geometry import Geometry
+from bgpi.rules.position import BAR, OFF, Position
+from bgpi.words import (
     BAR_BLACK,
     BAR_WHITE,
+    BLACK,
     POINTS,
     TRAY_BLACK,
     TRAY_WHITE,
+    WHITE,
     ZONE_INDEX_SIZE,
     ZONES,
-    Geometry,
     zone_name,
 )
-from bgpi.rules.position import BAR, OFF, Position
 
 Observation = tuple[int, ...]
 

@@ -16,7 +16,6 @@ from typing import Final
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.gamelog import current_match
-from bgpi.hal.api import RGB
 from bgpi.records import Record
 from bgpi.store import Journal
 from bgpi.table import Table
@@ -25,6 +24,7 @@ from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
 from bgpi.web.server import Hub, Snapshot
 from bgpi.web.threads import LoopThread
 from bgpi.web.view import board_of_table, frame_message, layout_message, state_message
+from bgpi.words import RGB
 
 LOOPBACK: Final = "127.0.0.1"
 

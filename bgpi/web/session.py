@@ -27,15 +27,14 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from bgpi.gamelog import current_match
-from bgpi.hal.api import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName
 from bgpi.hal.errors import HalError
-from bgpi.hal.geometry import ZONES, zone_name
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.simtable import SimTable
 from bgpi.table import Table
 from bgpi.web.server import CommandError, Snapshot
 from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
+from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, ZONES, ButtonName, zone_name
 
 MAX_CATCH_UP: Final = 1.0  # seconds of simulated time per step at most, should the loop stall
 

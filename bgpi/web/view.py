@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bgpi.gamelog import log_entries
-from bgpi.hal.api import BLACK, RGB, WHITE
-from bgpi.hal.geometry import BAR_BLACK, BAR_WHITE, TRAY_BLACK, TRAY_WHITE, ZONES, Geometry
+from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
@@ -27,6 +26,7 @@ from bgpi.records import Record
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.table import Phase, Table
 from bgpi.view import scene_of
+from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, RGB, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
 
 UNKNOWN: Final = 2
 """The colour of a checker the companion cannot tell (a switch closed where the game expects

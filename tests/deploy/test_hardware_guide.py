@@ -8,9 +8,10 @@ import math
 import re
 
 from bgpi.config import Config, LedsConfig
-from bgpi.hal import BUTTONS, PLAYERS, Geometry
+from bgpi.hal import Geometry
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
+from bgpi.words import BUTTONS, PLAYERS
 from tests.deploy.fakesystem import REPO
 
 HARDWARE = REPO / "hardware"

@@ -4,16 +4,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgpi.hal import (
+from bgpi.hal import Geometry, GeometryError, SensorFrame
+from bgpi.words import (
     BAR_BLACK,
     BAR_WHITE,
     BLACK,
     TRAY_BLACK,
     TRAY_WHITE,
     WHITE,
-    Geometry,
-    GeometryError,
-    SensorFrame,
     bar_zone,
     tray_zone,
     zone_name,

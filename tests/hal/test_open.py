@@ -5,13 +5,7 @@ import sys
 
 import pytest
 
-from bgpi.hal import (
-    Geometry,
-    UnknownBackendError,
-    open_buttons,
-    open_pixels,
-    open_sensors,
-)
+from bgpi.hal import Geometry, UnknownBackendError, open_buttons, open_pixels, open_sensors
 from bgpi.hal.gpio import ChainSettings, GpioButtons, GpioSensors
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
 

@@ -6,8 +6,6 @@ from collections.abc import Iterable
 
 from hypothesis import strategies as st
 
-from bgpi.hal.api import RGB
-from bgpi.hal.geometry import ZONES
 from bgpi.lights import (
     AREAS,
     BUTTON_MEANINGS,
@@ -20,6 +18,7 @@ from bgpi.lights import (
 )
 from bgpi.lights.marks import Target
 from bgpi.lights.scene import ALERTS
+from bgpi.words import RGB, ZONES
 
 zones = st.integers(min_value=1, max_value=28)
 zone_sets = st.frozensets(zones, max_size=6)

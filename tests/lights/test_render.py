@@ -8,8 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgpi.hal.api import RGB
-from bgpi.hal.geometry import BAR_WHITE, ZONES
 from bgpi.lights import (
     AREAS,
     PHASES,
@@ -25,6 +23,7 @@ from bgpi.lights import (
     tick_at,
     tick_start,
 )
+from bgpi.words import BAR_WHITE, RGB, ZONES
 
 from .strategies import DEFAULT_MAP, MONOCHROME, at_phase, ledmaps, lit, scenes
 

@@ -3,12 +3,12 @@
 import pytest
 
 from bgpi.demo import play_match
-from bgpi.hal.api import BLACK, WHITE, FaultEvent
-from bgpi.hal.geometry import BAR_BLACK
+from bgpi.hal.api import FaultEvent
 from bgpi.records import CubeAction, GameEnded, MatchStarted, Played
 from bgpi.rules import BAR, Position, parse_play
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase, Table
+from bgpi.words import BAR_BLACK, BLACK, WHITE
 from tests.sensing.hands import position_on
 from tests.table.arrange import arrange, fixed_dice
 

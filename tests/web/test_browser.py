@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bgpi.config import Config
-from bgpi.hal.api import WHITE
 from bgpi.lights.render import Style
 from bgpi.web.run import SimServer, new_session
+from bgpi.words import WHITE
 from tests.web.browser import checker_centre, drag, slot_centre
 
 SEED = 23  # the opening roll: White 3, Black 1, so White plays 31

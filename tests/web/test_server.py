@@ -12,8 +12,8 @@ from websockets.exceptions import InvalidStatus
 from bgpi.config import Config
 from bgpi.export import export_mat
 from bgpi.gamelog import current_match
-from bgpi.hal.api import BLACK, WHITE
 from bgpi.web.run import SimServer, new_session
+from bgpi.words import BLACK, WHITE
 from tests.web.webclient import get, receive_until, request, send, socket
 
 SEED = 23  # White 3, Black 1

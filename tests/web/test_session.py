@@ -3,11 +3,11 @@
 import pytest
 
 from bgpi.config import Config
-from bgpi.hal.api import BLACK, WHITE
 from bgpi.table import Phase
 from bgpi.web.run import new_session
 from bgpi.web.server import CommandError
 from bgpi.web.session import SimSession
+from bgpi.words import BLACK, WHITE
 
 SEED = 23  # White 3, Black 1
 

@@ -2,8 +2,7 @@
 
 from dataclasses import replace
 
-from bgpi.hal.api import BLACK, WHITE
-from bgpi.hal.geometry import ZONES, Geometry
+from bgpi.hal.geometry import Geometry
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.records import MatchStarted
@@ -20,6 +19,7 @@ from bgpi.web.view import (
     state_message,
     status,
 )
+from bgpi.words import BLACK, WHITE, ZONES
 
 SEED = 23  # White 3, Black 1: White opens with 31
 

@@ -1,0 +1,64 @@
+"""The game's words that every layer shares: the two colours, the two buttons and the zones.
+
+This module sits at the bottom of the house. Rules, sensing, lights, the table and the
+hardware layer all import it, so the pure core never imports anything of :mod:`bgpi.hal`.
+
+Zones are the places a checker can sit, in the board's printed numbering: points 1-24
+(White's home 1-6, Black's home 19-24), a bar zone per colour and an optional tray per colour
+for borne-off checkers.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+WHITE: Final = 0
+BLACK: Final = 1
+PLAYERS: Final = (WHITE, BLACK)
+COLOUR_NAMES: Final = ("white", "black")
+
+ButtonName = Literal["roll", "cube"]
+ROLL: Final[ButtonName] = "roll"
+CUBE: Final[ButtonName] = "cube"
+BUTTONS: Final[tuple[ButtonName, ...]] = (ROLL, CUBE)
+
+RGB = tuple[int, int, int]
+
+Zone = int
+
+POINTS: Final = 24
+BAR_WHITE: Final = 25
+BAR_BLACK: Final = 26
+TRAY_WHITE: Final = 27
+TRAY_BLACK: Final = 28
+ZONES: Final = tuple(range(1, TRAY_BLACK + 1))
+# Per-zone tuples are indexed by the zone itself; index 0 is unused and always 0.
+ZONE_INDEX_SIZE: Final = TRAY_BLACK + 1
+
+
+def check_colour(colour: int) -> int:
+    """``colour`` if it is :data:`WHITE` or :data:`BLACK`, else :class:`ValueError`."""
+    if colour not in PLAYERS:
+        raise ValueError(f"colour {colour!r} is not 0 (white) or 1 (black)")
+    return colour
+
+
+def bar_zone(colour: int) -> Zone:
+    """The bar zone where a checker of ``colour`` waits to enter."""
+    return (BAR_WHITE, BAR_BLACK)[check_colour(colour)]
+
+
+def tray_zone(colour: int) -> Zone:
+    """The tray where ``colour`` puts its borne-off checkers."""
+    return (TRAY_WHITE, TRAY_BLACK)[check_colour(colour)]
+
+
+def zone_name(zone: Zone) -> str:
+    """``"point 7"``, ``"white bar"``, ``"black tray"``: for messages."""
+    if 1 <= zone <= POINTS:
+        return f"point {zone}"
+    if zone in (BAR_WHITE, BAR_BLACK):
+        return f"{COLOUR_NAMES[zone - BAR_WHITE]} bar"
+    if zone in (TRAY_WHITE, TRAY_BLACK):
+        return f"{COLOUR_NAMES[zone - TRAY_WHITE]} tray"
+    return f"zone {zone}"
