@@ -3,9 +3,25 @@
 Hypothesis' per-example deadline is a timing assertion: on a loaded machine (CI, or several
 test runs at once) a slow example fails a test that is right. Speed is measured by the
 benchmarks instead, so no property test here has a deadline.
+
+A test that needs a tool (Chromium, gnubg, mosquitto, MicroPython, shellcheck) skips on a
+laptop that lacks it, with the install command as its reason. In CI (``CI`` set, as ``.ci/run``
+runs) every such tool is installed, so a skip there is a failure: nothing passes by not running.
 """
 
+import os
+
+import pytest
 from hypothesis import settings
 
 settings.register_profile("bgpi", deadline=None, print_blob=True)
 settings.load_profile("bgpi")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where nothing may skip: {report.longrepr}"

@@ -1,7 +1,8 @@
-"""The codec and the firmware's modules under MicroPython itself, where one is at hand: its
-WebAssembly port from npm (``npm install @micropython/micropython-webassembly-pyscript``), named
-by ``BGPI_MICROPYTHON_MJS`` (the package's ``micropython.mjs``) and run by ``node``. CI has
-neither and skips this; there the mpy-cross test and the CPython runs stand in."""
+"""The codec and the firmware's modules under MicroPython itself: its WebAssembly port from npm,
+run by ``node``. ``.ci/run`` installs it into ``.node/`` (``npm install --prefix .node
+@micropython/micropython-webassembly-pyscript``), where this test finds it; elsewhere
+``BGPI_MICROPYTHON_MJS`` names the package's ``micropython.mjs``. On a laptop without either the
+test skips with that reason; in CI a skip fails the run (``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,17 @@ from emulator import SOURCES
 from tests.serial.conftest import VECTORS
 
 HERE = Path(__file__).resolve().parent
-MJS = os.environ.get("BGPI_MICROPYTHON_MJS", "")
+ROOT = HERE.parents[1]
+MJS = os.environ.get(
+    "BGPI_MICROPYTHON_MJS",
+    str(ROOT / ".node/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs"),
+)
 
 
 @pytest.mark.skipif(
     not (MJS and Path(MJS).is_file() and shutil.which("node")),
-    reason="no MicroPython here: set BGPI_MICROPYTHON_MJS and install node",
+    reason="no MicroPython here: npm install --prefix .node "
+    "@micropython/micropython-webassembly-pyscript (or set BGPI_MICROPYTHON_MJS), and node",
 )
 def test_the_firmware_runs_on_micropython() -> None:
     files = [[f"{name}.py", str(path)] for name, path in SOURCES.items() if name != "main"]
