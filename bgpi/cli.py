@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from bgpi import __version__
 from bgpi.config import Config, ConfigError, load, show
+from bgpi.hal.errors import one_line
 
 log = logging.getLogger("bgpi")
 
@@ -23,6 +25,26 @@ OK, FAILED, USAGE = 0, 1, 2
 
 class CommandError(Exception):
     """A command that cannot do its work: the message says why; exit status 1."""
+
+
+class UsageError(ValueError):
+    """An argument that cannot be meant (bad dice, a bad Position ID): exit status 2."""
+
+
+def _bounded(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (no bound when None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            upper = f" to {high}" if high is not None else " or more"
+            raise argparse.ArgumentTypeError(f"{what} is {low}{upper}, got {value}")
+        return value
+
+    return parse
 
 
 def _journal_path(config: Config, args: argparse.Namespace) -> Path:
@@ -148,8 +170,11 @@ def _config_show(config: Config, args: argparse.Namespace) -> int:
 def _plays(config: Config, args: argparse.Namespace) -> int:
     from bgpi.rules import Position, legal_plays, parse_roll  # noqa: PLC0415
 
-    pos = Position.from_id(args.position) if args.position else Position.initial()
-    roll = parse_roll(args.dice)
+    try:
+        pos = Position.from_id(args.position) if args.position else Position.initial()
+        roll = parse_roll(args.dice)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     print(pos)
     plays = legal_plays(pos, roll)
     print(f"{len(plays)} legal plays of {roll[0]}-{roll[1]}:")
@@ -181,11 +206,21 @@ def build_parser() -> argparse.ArgumentParser:
     command("run", _run, "run the table on the configured hardware (the service)")
     demo = command("demo", _demo, "two built-in players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
-    demo.add_argument("--length", type=int, help="match length (default: the config's)")
-    demo.add_argument("--money", action="store_true", help="a money session instead")
-    demo.add_argument("--games", type=int, help="stop after this many games")
+    kind = demo.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--length", type=_bounded(1, 99, "a match length"), help="match length (default: config)"
+    )
+    kind.add_argument("--money", action="store_true", help="a money session instead")
+    demo.add_argument(
+        "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
+    )
     sim = command("sim", _sim, "play on the simulated board in the browser")
-    sim.add_argument("--port", type=int, default=8421, help="the page's port (default: 8421)")
+    sim.add_argument(
+        "--port",
+        type=_bounded(0, 65535, "a port"),
+        default=8421,
+        help="the page's port (default: 8421; 0: any free port)",
+    )
     sim.add_argument(
         "--host",
         default="127.0.0.1",
@@ -208,7 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
     )
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
-    export.add_argument("--match", type=int, help="the match number (default: the latest)")
+    export.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
     export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
     command("status", _status, "print the current position, Position ID and Match ID")
     config = commands.add_parser("config", help="check or show the configuration")
@@ -237,10 +274,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
     try:
         code: int = args.run(config, args)
-    except (CommandError, ValueError, RuntimeError, OSError) as exc:
+    except BrokenPipeError:
+        return _reader_gone()
+    except UsageError as exc:
+        print(f"bgpi {args.command}: {exc}", file=sys.stderr)
+        return USAGE
+    except (CommandError, ValueError, LookupError, RuntimeError, OSError) as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return FAILED
+    except Exception as exc:
+        # Whatever escapes the commands' own errors is a bug; the user still gets one line,
+        # and -vv logs the traceback for the report.
+        log.debug("traceback", exc_info=True)
+        print(f"bgpi {args.command}: internal error: {one_line(exc)}", file=sys.stderr)
+        return FAILED
     return code
+
+
+def _reader_gone() -> int:
+    """The reader of our output went away (``bgpi plays 31 | head``): not an error worth a
+    message. stdout is pointed at /dev/null so the interpreter's own flush at exit is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return FAILED
 
 
 if __name__ == "__main__":
