@@ -13,10 +13,14 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgpi import __version__
 from bgpi.config import Config, ConfigError, load, show
 from bgpi.hal.errors import one_line
+
+if TYPE_CHECKING:
+    from bgpi.records import MatchStarted
 
 log = logging.getLogger("bgpi")
 
@@ -71,15 +75,14 @@ def _run(config: Config, args: argparse.Namespace) -> int:
         companion.close()
 
 
-def _demo(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.demo import play_match  # noqa: PLC0415
+def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
+    """The config's match, with the command line's ``--length`` or ``--money`` over it; a
+    money session drops the options that exist only in money play's absence and vice versa."""
     from bgpi.records import MatchStarted  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     base = config.match_record()
     length = 0 if args.money else (args.length if args.length is not None else base.length)
-    match = MatchStarted(
+    return MatchStarted(
         length,
         base.crawford,
         base.jacoby if not length else False,
@@ -88,7 +91,15 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         base.cube_limit,
         base.names,
     )
-    games = args.games if args.games is not None else (3 if not length else None)
+
+
+def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    match = _chosen_match(config, args)
+    games = args.games if args.games is not None else (3 if not match.length else None)
     print(f"bgpi demo, seed {seed}")
     if args.state_dir is None and not config.state.dir:
         sim = play_match(match, seed=seed, games=games)
@@ -109,9 +120,16 @@ def _sim(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.run import run_sim  # noqa: PLC0415
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
-    keep = args.state_dir is not None or bool(config.state.dir)
-    state_dir = config.state_dir(args.state_dir) if keep else None
-    return run_sim(config, host=args.host, port=args.port, seed=seed, state_dir=state_dir)
+    # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
+    # and `bgpi export` find it and Ctrl-C loses nothing.
+    return run_sim(
+        config,
+        host=args.host,
+        port=args.port,
+        seed=seed,
+        state_dir=config.state_dir(args.state_dir),
+        match=_chosen_match(config, args),
+    )
 
 
 def _diagnose(config: Config, args: argparse.Namespace) -> int:
@@ -186,6 +204,14 @@ def _plays(config: Config, args: argparse.Namespace) -> int:
 Command = Callable[[Config, argparse.Namespace], int]
 
 
+def _match_options(parser: argparse.ArgumentParser) -> None:
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--length", type=_bounded(1, 99, "a match length"), help="match length (default: config)"
+    )
+    kind.add_argument("--money", action="store_true", help="a money session instead")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="FILE", help="the TOML configuration file")
@@ -206,11 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     command("run", _run, "run the table on the configured hardware (the service)")
     demo = command("demo", _demo, "two built-in players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
-    kind = demo.add_mutually_exclusive_group()
-    kind.add_argument(
-        "--length", type=_bounded(1, 99, "a match length"), help="match length (default: config)"
-    )
-    kind.add_argument("--money", action="store_true", help="a money session instead")
+    _match_options(demo)
     demo.add_argument(
         "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
     )
@@ -227,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the address to bind (default: 127.0.0.1; any other needs the printed token)",
     )
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
+    _match_options(sim)
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
     only = check.add_mutually_exclusive_group()
     for step in ("leds", "switches", "buttons"):

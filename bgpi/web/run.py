@@ -107,31 +107,30 @@ def run_sim(
     host: str,
     port: int,
     seed: int,
-    state_dir: Path | None = None,
-    say: Callable[[str], None] | None = None,
+    state_dir: Path,
+    match: MatchStarted | None = None,
 ) -> int:
-    """``bgpi sim``: serve until interrupted. With ``state_dir`` the match is kept in its
-    journal and an unfinished one resumes."""
+    """``bgpi sim``: serve until interrupted. The match is kept in the journal in
+    ``state_dir``: an unfinished one resumes, else a new ``match`` (default: the config's)
+    starts."""
     from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (the app's modules only when asked)
     from bgpi.store import Journal  # noqa: PLC0415
 
-    say = say or _say
     token = None if is_loopback(host) else new_token()
     with ExitStack() as stack:
-        journal = records = None
-        if state_dir is not None:
-            state_dir.mkdir(parents=True, exist_ok=True)
-            journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
-            matches = journal.matches()
-            if matches and not matches[-1].finished:
-                records = journal.records()
-        session = new_session(config, seed=seed, records=records, journal=journal)
+        records = None
+        state_dir.mkdir(parents=True, exist_ok=True)
+        journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
+        matches = journal.matches()
+        if matches and not matches[-1].finished:
+            records = journal.records()
+        session = new_session(config, seed=seed, records=records or match, journal=journal)
 
         def ready(address: Address) -> None:
-            say(f"bgpi sim: {address.url}")
+            _say(f"bgpi sim: {address.url}")
             if token is not None:
                 say("bgpi sim: bound to the network: every request needs the token above")
-            say(f"bgpi sim: seed {seed}; Ctrl-C stops")
+            _say(f"bgpi sim: seed {seed}; Ctrl-C stops")
 
         with suppress(KeyboardInterrupt):  # Ctrl-C is how it stops
             asyncio.run(serve_sim(session, host=host, port=port, token=token, ready=ready))
