@@ -129,7 +129,7 @@ def run_sim(
         def ready(address: Address) -> None:
             _say(f"bgpi sim: {address.url}")
             if token is not None:
-                say("bgpi sim: bound to the network: every request needs the token above")
+                _say("bgpi sim: bound to the network: every request needs the token above")
             _say(f"bgpi sim: seed {seed}; Ctrl-C stops")
 
         with suppress(KeyboardInterrupt):  # Ctrl-C is how it stops
