@@ -67,7 +67,8 @@ def _run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.companion import Companion  # noqa: PLC0415
 
     companion = Companion(config, host=config.web.host, port=config.web.port)
-    print(f"bgpi run: the companion page is at {companion.start().url}", flush=True)
+    for url in companion.start().urls:
+        print(f"bgpi run: the companion page is at {url}", flush=True)
     app.observer = companion
     try:
         return app.run()

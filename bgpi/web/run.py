@@ -8,7 +8,6 @@ a thread of its own, for the tests and the screenshot script.
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
@@ -22,6 +21,7 @@ from bgpi.driver import Journal as JournalProtocol
 from bgpi.records import MatchStarted, Record
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase
+from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.server import Hub
 from bgpi.web.session import SimSession
@@ -44,13 +44,22 @@ class Address:
 
     @property
     def url(self) -> str:
-        host = self.host
-        if host in ("0.0.0.0", "::", ""):  # every interface: name this machine
-            host = socket.gethostname()
-        elif ":" in host:
-            host = f"[{host}]"
+        """The address to open: on a bind to every interface, the first of :attr:`urls`."""
+        return self.urls[0]
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        """Every address that reaches the page: on a bind to every interface, this machine's
+        IPv4 addresses and then its mDNS name (a phone resolves no bare host name)."""
+        hosts: tuple[str, ...] = (self.host,)
+        if self.host in ("0.0.0.0", "::", ""):
+            hosts = reachable_hosts()
         query = f"?token={self.token}" if self.token else ""
-        return f"http://{host}:{self.port}/{query}"
+        return tuple(f"http://{_bracketed(host)}:{self.port}/{query}" for host in hosts)
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
 
 
 def new_session(
@@ -128,6 +137,8 @@ def run_sim(
 
         def ready(address: Address) -> None:
             _say(f"bgpi sim: {address.url}")
+            for url in address.urls[1:]:
+                _say(f"bgpi sim: also {url}")
             if token is not None:
                 _say("bgpi sim: bound to the network: every request needs the token above")
             _say(f"bgpi sim: seed {seed}; Ctrl-C stops")
