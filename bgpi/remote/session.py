@@ -52,7 +52,8 @@ class Inbound:
 
     accepted: tuple[Body, ...] = ()  # the other board's new numbered messages, in order
     resend: tuple[bytes, ...] = ()  # my messages the other board lacks, as first sent
-    hello: bool = False  # send a hello (an answer, or to ask for a gap)
+    hello: bool = False  # answer a hello with mine
+    ask: bool = False  # a message came before the one due: ask for the gap with a hello
     note: str | None = None  # why the message was ignored, for the log
     duplicate: bool = False  # a message already taken (QoS 1 delivers at least once)
 
@@ -196,7 +197,7 @@ class Session:
             return self._cheat(f"{self._them} sent two different messages numbered {envelope.seq}")
         if envelope.seq > count + 1:
             self._early[envelope.seq] = raw
-            return Inbound(hello=True, note=f"message {envelope.seq} came before {count + 1}")
+            return Inbound(ask=True, note=f"message {envelope.seq} came before {count + 1}")
         accepted = [envelope.body]
         inbound = self._accept(raw, envelope)
         while inbound is None and len(self.received) + 1 in self._early:
