@@ -180,7 +180,7 @@ def test_a_forged_message_is_ignored_and_counted_and_the_match_goes_on() -> None
 def test_messages_out_of_order_are_taken_in_order() -> None:
     white, black = boards()
     one, two, three = (white.send(Intent(n, Action.ROLL)) for n in (1, 2, 3))
-    assert black.take(three).hello  # a gap: black asks for it
+    assert black.take(three).ask  # a gap: black asks for it
     assert black.take(two).accepted == ()
     assert [i.at for i in black.take(one).accepted] == [1, 2, 3]  # type: ignore[union-attr]
 
