@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import socket
 import ssl
 import time
 from dataclasses import dataclass
@@ -133,6 +134,9 @@ class Transport:
             self._refused = str(reason)
             log.warning("broker %s refused the connection: %s", self.broker, reason)
             return
+        sock = client.socket()
+        if isinstance(sock, socket.socket):  # small messages go at once, not after an ACK
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._acks = 0
         for topic in self.topics:
             client.subscribe(topic, qos=QOS)
