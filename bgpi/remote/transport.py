@@ -59,6 +59,7 @@ class Transport:
         self._refused: str | None = None
         self._acks = 0  # subscriptions the broker confirmed since the last connection
         self._closing = False
+        self._opened = False
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=client_id,
@@ -74,6 +75,7 @@ class Transport:
         self._client.on_message = self._on_message
         self._client.on_disconnect = self._on_disconnect
         self._client.on_subscribe = self._on_subscribe
+        self._client.on_connect_fail = self._on_connect_fail
 
     def open(self, timeout: float = 10.0) -> Transport:
         """Connect, waiting up to ``timeout`` seconds for the broker; then paho reconnects by
@@ -87,13 +89,12 @@ class Transport:
         while not self._client.is_connected():
             if self._refused is not None:
                 self.close()
-                raise TransportError(
-                    f"broker {self.broker} refused the connection: {self._refused}"
-                )
+                raise TransportError(f"broker {self.broker}: {self._refused}")
             if time.monotonic() > end:
                 self.close()
                 raise TransportError(f"broker {self.broker}: no connection in {timeout:g} s")
             time.sleep(0.02)
+        self._opened = True
         return self
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
@@ -131,7 +132,7 @@ class Transport:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
-            self._refused = str(reason)
+            self._refused = f"refused the connection: {reason}"
             log.warning("broker %s refused the connection: %s", self.broker, reason)
             return
         sock = client.socket()
@@ -141,6 +142,10 @@ class Transport:
         for topic in self.topics:
             client.subscribe(topic, qos=QOS)
         self._arrivals.put(Connected())
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        if not self._opened:  # at the start, say so; later, paho tries again by itself
+            self._refused = "no broker answers there"
 
     def _on_subscribe(self, client: Any, userdata: Any, mid: Any, codes: Any, props: Any) -> None:
         self._acks += 1

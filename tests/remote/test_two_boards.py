@@ -163,3 +163,16 @@ def test_a_replayed_message_pauses_the_match(mosquitto: Mosquitto, tmp_path: Pat
     assert isinstance(old, Commit)
     peer.send(old)  # the same commitment again, as a new message
     paused(white, peer, "black repeated an old message: its commitment for draw 0")
+
+
+def test_boards_that_mean_different_matches_both_stop_saying_how(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    white = Board(mosquitto.url, "white", tmp_path / "white", length=1).start()
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=3).start()
+    (white_rc, _, white_err), (black_rc, _, black_err) = white.finish(), black.finish()
+    assert (white_rc, black_rc) == (1, 1)
+    reasons = white_err.splitlines()[-1] + black_err.splitlines()[-1]
+    assert "the boards disagree about the match" in reasons
+    assert "a 1-point match of White and Black" in reasons
+    assert "a 3-point match of White and Black" in reasons
