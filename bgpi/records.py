@@ -10,17 +10,40 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from bgpi.rules import MatchRules, Move
 from bgpi.rules.result import GameResult
 
 
+class Kind(StrEnum):
+    """Each record's kind, as the journal and the JSON form name it."""
+
+    MATCH = "match"
+    GAME = "game"
+    DIE = "die"
+    OPENING = "opening"
+    ROLL = "roll"
+    PLAY = "play"
+    CUBE = "cube"
+    END = "end"
+
+
+class Cube(StrEnum):
+    """A cube action: the player on roll doubles; the other takes, drops or beavers."""
+
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+
+
 @dataclass(frozen=True, slots=True)
 class MatchStarted:
     """A new match (or money session): ``length`` 0 is money."""
 
-    kind: ClassVar[str] = "match"
+    kind: ClassVar[Kind] = Kind.MATCH
     length: int
     crawford: bool = True
     jacoby: bool = False
@@ -57,7 +80,7 @@ class MatchStarted:
 class GameStarted:
     """The board is set up and the players may roll for the opening."""
 
-    kind: ClassVar[str] = "game"
+    kind: ClassVar[Kind] = Kind.GAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +88,7 @@ class OpeningDie:
     """One player's die of the opening roll, kept as soon as it is rolled (and shown); the
     pair then follows as :class:`OpeningRolled`. Exports skip it."""
 
-    kind: ClassVar[str] = "die"
+    kind: ClassVar[Kind] = Kind.DIE
     player: int
     die: int
 
@@ -74,7 +97,7 @@ class OpeningDie:
 class OpeningRolled:
     """Each player's die of the opening roll (a tie rolls again)."""
 
-    kind: ClassVar[str] = "opening"
+    kind: ClassVar[Kind] = Kind.OPENING
     white: int
     black: int
 
@@ -83,7 +106,7 @@ class OpeningRolled:
 class Rolled:
     """The player on turn rolled."""
 
-    kind: ClassVar[str] = "roll"
+    kind: ClassVar[Kind] = Kind.ROLL
     player: int
     dice: tuple[int, int]
 
@@ -92,7 +115,7 @@ class Rolled:
 class Played:
     """The player on turn ended the turn with this play (its moves, mover's numbering)."""
 
-    kind: ClassVar[str] = "play"
+    kind: ClassVar[Kind] = Kind.PLAY
     player: int
     moves: tuple[tuple[int, int, int, bool], ...]
 
@@ -106,11 +129,18 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class CubeAction:
-    """``action`` is ``double``, ``take``, ``drop`` or ``beaver``, by ``player``."""
+    """``action`` by ``player`` (a string naming one is read as the :class:`Cube`)."""
 
-    kind: ClassVar[str] = "cube"
+    kind: ClassVar[Kind] = Kind.CUBE
     player: int
-    action: str
+    action: Cube
+
+    def __post_init__(self) -> None:
+        try:
+            action = Cube(self.action)
+        except ValueError:
+            raise ValueError(f"no cube action {self.action!r}") from None
+        object.__setattr__(self, "action", action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +148,7 @@ class GameEnded:
     """A game won by a play that bore off the last checker (``result``), or by a drop
     (``result`` 1, the cube's value before the double)."""
 
-    kind: ClassVar[str] = "end"
+    kind: ClassVar[Kind] = Kind.END
     winner: int
     result: int
     points: int
@@ -140,7 +170,7 @@ Record = (
     | GameEnded
 )
 
-_KINDS: dict[str, type[Any]] = {
+_KINDS: dict[Kind, type[Any]] = {
     cls.kind: cls
     for cls in (
         MatchStarted,
@@ -165,16 +195,19 @@ def from_json(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"record {text[:60]!r} is not JSON: {exc}") from None
-    if not isinstance(data, dict) or data.get("kind") not in _KINDS:
+    if not isinstance(data, dict) or data.get("kind") not in set(Kind):
         raise ValueError(f"record {text[:60]!r} has no known kind")
-    cls = _KINDS[data.pop("kind")]
+    cls = _KINDS[Kind(data.pop("kind"))]
     names = {f.name for f in fields(cls)}
     if set(data) != names:
         raise ValueError(
             f"record {text[:60]!r} has fields {sorted(data)}, expected {sorted(names)}"
         )
     values = {k: _tuples(v) for k, v in data.items()}
-    record: Record = cls(**values)
+    try:
+        record: Record = cls(**values)
+    except ValueError as exc:
+        raise ValueError(f"record {text[:60]!r}: {exc}") from None
     return record
 
 

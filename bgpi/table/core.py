@@ -1,38 +1,28 @@
 """The table: a whole match at a real board, as a pure state machine.
 
-Inputs are events with timestamps: a raw observation of the board (``Seen``), the clock
-(``Tick``), a button going down or up (``Press``), and dice the shell rolled when asked
-(``DiceRolled``). :meth:`Table.handle` returns a :class:`Step`: the next table, the records it
-decided (the shell journals each before showing it) and whether it wants dice rolled.
+Inputs are events with timestamps (:mod:`bgpi.table.events`): a raw observation of the board
+(``Seen``), the clock (``Tick``), a button going down or up (``Press``), and dice the shell
+rolled when asked (``DiceRolled``). :meth:`Table.handle` returns a :class:`Step`: the next
+table, the records it decided (the shell journals each before showing it) and whether it wants
+dice rolled.
 
 Everything that matters is in the records: :meth:`Table.apply` turns one record into the next
 table, checking it against the rules, and :meth:`Table.replay` rebuilds a table from a journal.
 What is not recorded is only what the board and the hands say now (the settled observation,
 the tracker's reading), which the sensors give back after a restart.
 
-Buttons: each player has ROLL and CUBE.
-
-========== ============================= ==========================================
-phase      ROLL                          CUBE
-========== ============================= ==========================================
-setup      —                             —
-opening    roll my opening die           —
-before     roll                          double (when the rules allow it)
-doubled    take (hold: beaver, if on)    drop
-moving     end the turn (complete play)  —
-confirm    confirm the play shown        show the next candidate
-game over  next game                     —
-match over new match                     —
-========== ============================= ==========================================
+The table holds what spans phases (the match, the position, the settle filter, the buttons
+down, the faults); ``at`` is the phase (:mod:`bgpi.table.phases`) with what only it needs.
+What each button does is one table of rows in :mod:`bgpi.table.buttons`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 
 from bgpi.records import (
+    Cube,
     CubeAction,
     GameEnded,
     GameStarted,
@@ -52,100 +42,47 @@ from bgpi.rules import (
     game_result,
     legal_plays,
 )
-from bgpi.rules.errors import IllegalCubeActionError, RulesError
+from bgpi.rules.errors import RulesError
 from bgpi.sensing.board import BoardDiff, Observation, check_board, zone_of
-from bgpi.sensing.settle import DEFAULT_SETTLE, SettleFilter
+from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
-from bgpi.words import BLACK, CUBE, ROLL, WHITE
-
-LONG_PRESS = 0.8  # seconds a button is held for its second meaning (beaver)
-
-
-class Phase(Enum):
-    SETUP = "setup"
-    OPENING = "opening"
-    BEFORE_ROLL = "before roll"
-    DOUBLED = "doubled"
-    MOVING = "moving"
-    CONFIRM = "confirm"
-    GAME_OVER = "game over"
-    MATCH_OVER = "match over"
-
-
-# -- events ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A raw observation of the board (checkers per zone) at time ``t``."""
-
-    observation: Observation
-    t: float
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    """The clock: lets the settle filter pass on an observation that has held still."""
-
-    t: float
+from bgpi.table.buttons import Hold, Intent, rows_of
+from bgpi.table.events import (
+    DiceRequest,
+    DiceRolled,
+    Event,
+    Fault,
+    Press,
+    Seen,
+    Step,
+    TableConfig,
+    Tick,
+    chain,
+)
+from bgpi.table.phases import (
+    BeforeRoll,
+    Confirm,
+    Doubled,
+    Ending,
+    GameOver,
+    MatchOver,
+    Moving,
+    Opening,
+    Phase,
+    PhaseState,
+    Setup,
+)
+from bgpi.words import BLACK, WHITE
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
-    """``player``'s ``button`` went down (``pressed``) or up at time ``t``."""
+class Held:
+    """A button down since ``since``; ``waiting`` if it acts on release (short or held)."""
 
     player: int
     button: str
-    pressed: bool
-    t: float
-
-
-@dataclass(frozen=True, slots=True)
-class DiceRolled:
-    """The dice the shell rolled for ``player`` when a step asked for them."""
-
-    player: int
-    dice: tuple[int, ...]
-    t: float
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
-
-    source: str
-    message: str | None
-    t: float
-
-
-Event = Seen | Tick | Press | DiceRolled | Fault
-
-
-@dataclass(frozen=True, slots=True)
-class DiceRequest:
-    """Roll ``count`` dice for ``player``: one die in the opening roll, else two."""
-
-    player: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    table: Table
-    records: tuple[Record, ...] = ()
-    dice: DiceRequest | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """What the table needs to know of the board and the game."""
-
-    caps: Observation  # slots per zone, from the geometry
-    settle: float = DEFAULT_SETTLE
-    long_press: float = LONG_PRESS
-
-
-# -- the table ------------------------------------------------------------------------------
+    since: float
+    waiting: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,18 +93,12 @@ class Table:
     config: TableConfig
     match: Match
     names: tuple[str, str] = ("White", "Black")
-    phase: Phase = Phase.SETUP
+    at: PhaseState = field(default_factory=Setup)
     position: Position = field(default_factory=Position.initial)
-    opening: tuple[int | None, int | None] = (None, None)
-    tracker: TurnTracker | None = None
-    reading: Reading | None = None
-    near: int = 0
-    candidates: tuple[int, ...] = ()
-    candidate: int = 0
-    last_play: frozenset[int] = frozenset()
+    last_play: frozenset[int] = frozenset()  # zones the last play touched, shown to the next
     settle: SettleFilter = field(default_factory=SettleFilter)
     observation: Observation | None = None
-    held: tuple[tuple[int, str, float], ...] = ()  # buttons down: (player, button, since)
+    held: tuple[Held, ...] = ()
     faults: tuple[tuple[str, str], ...] = ()  # backends down now: (source, what happened)
 
     # -- building ---------------------------------------------------------------------------
@@ -196,10 +127,40 @@ class Table:
                 raise ValueError(f"record {number} ({record}) does not fit: {exc}") from None
         return table
 
+    # -- what the phase holds ---------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.at.kind
+
+    @property
+    def opening(self) -> tuple[int | None, int | None]:
+        """Each player's opening die rolled so far."""
+        return self.at.dice if isinstance(self.at, Opening) else (None, None)
+
+    @property
+    def tracker(self) -> TurnTracker | None:
+        return self.at.tracker if isinstance(self.at, Moving | Confirm) else None
+
+    @property
+    def reading(self) -> Reading | None:
+        return self.at.reading if isinstance(self.at, Moving) else None
+
+    @property
+    def candidates(self) -> tuple[int, ...]:
+        return self.at.candidates if isinstance(self.at, Confirm) else ()
+
+    @property
+    def candidate(self) -> int:
+        return self.at.candidate if isinstance(self.at, Confirm) else 0
+
     @property
     def mover_view(self) -> Position:
         turn = self.match.turn
         return self.position.swap() if turn == BLACK else self.position
+
+    def mover_view_of(self, player: int) -> Position:
+        return self.position.swap() if player == BLACK else self.position
 
     # -- records ----------------------------------------------------------------------------
 
@@ -210,9 +171,9 @@ class Table:
                 self,
                 match=Match.new(record.rules()),
                 names=record.names,
-                phase=Phase.SETUP,
+                at=Setup(),
                 position=Position.initial(),
-            )._without_turn()
+            )
         if isinstance(record, GameStarted):
             # Leaving "game over" for the setup is not recorded: only its end, GameStarted.
             if self.phase is Phase.GAME_OVER:
@@ -240,24 +201,23 @@ class Table:
         return replace(
             self,
             match=match,
-            phase=Phase.OPENING,
+            at=Opening(),
             position=Position.initial(),
-            opening=(None, None),
             last_play=frozenset(),
-        )._without_turn()
+        )
 
     def _opening_die(self, record: OpeningDie) -> Table:
         dice = list(self.opening)
         if dice[record.player] is not None:
             raise ValueError(f"player {record.player} has already rolled an opening die")
         dice[record.player] = record.die
-        return replace(self, opening=(dice[0], dice[1]))
+        return replace(self, at=Opening((dice[0], dice[1])))
 
     def _opening_rolled(self, record: OpeningRolled) -> Table:
         if self.opening not in ((record.white, record.black), (None, None)):
             raise ValueError(f"{record} does not match the dice shown, {self.opening}")
         match = self.match.opening_roll(record.white, record.black)
-        table = replace(self, match=match, opening=(None, None))
+        table = replace(self, match=match, at=Opening())
         if match.turn is None:  # a tie: roll again
             return table
         return table._prepare_turn()
@@ -271,8 +231,7 @@ class Table:
         """Dice rolled: the tracker prepares the turn once, for every observation to come."""
         assert self.match.turn is not None and self.match.dice is not None
         tracker = TurnTracker(self.mover_view, self.match.dice, self.match.turn, self.config.caps)
-        table = replace(self, phase=Phase.MOVING, tracker=tracker, near=0, reading=None)
-        return table._read()
+        return replace(self, at=Moving(tracker))._read()
 
     def _played(self, record: Played) -> Table:
         if self.phase not in (Phase.MOVING, Phase.CONFIRM):
@@ -289,27 +248,25 @@ class Table:
             zone_of(mover, index) for move in record.moves for index in (move[0], move[1])
         )
         position = result.swap() if mover == BLACK else result
-        table = replace(self, position=position, last_play=touched)._without_turn()
+        table = replace(self, position=position, last_play=touched)
         if game_result(result) is not None:
-            return replace(table, phase=Phase.MOVING)  # the GameEnded record follows
-        return replace(table, match=match.end_turn(), phase=Phase.BEFORE_ROLL)._read()
+            return replace(table, at=Ending())  # the GameEnded record follows
+        return replace(table, match=match.end_turn(), at=BeforeRoll())
 
     def _cube_action(self, record: CubeAction) -> Table:
         match = self.match
-        actions = {
-            "double": (Phase.BEFORE_ROLL, match.double, Phase.DOUBLED),
-            "take": (Phase.DOUBLED, match.take, Phase.BEFORE_ROLL),
-            "beaver": (Phase.DOUBLED, match.beaver, Phase.BEFORE_ROLL),
-            "drop": (Phase.DOUBLED, match.drop, Phase.DOUBLED),
+        actions: dict[Cube, tuple[Phase, Callable[[], Match], PhaseState]] = {
+            Cube.DOUBLE: (Phase.BEFORE_ROLL, match.double, Doubled()),
+            Cube.TAKE: (Phase.DOUBLED, match.take, BeforeRoll()),
+            Cube.BEAVER: (Phase.DOUBLED, match.beaver, BeforeRoll()),
+            Cube.DROP: (Phase.DOUBLED, match.drop, Doubled()),
         }
-        if record.action not in actions:
-            raise ValueError(f"{record}: no cube action {record.action!r}")
         phase, act, after = actions[record.action]
         self._expect(phase, record)
-        deciding = match.turn if record.action == "double" else _other(match.turn)
+        deciding = match.turn if record.action is Cube.DOUBLE else _other(match.turn)
         if record.player != deciding:
             raise ValueError(f"{record}: player {deciding} decides now")
-        return replace(self, match=act(), phase=after)._read()
+        return replace(self, match=act(), at=after)
 
     def _game_ended(self, record: GameEnded) -> Table:
         match = self.match
@@ -321,15 +278,8 @@ class Table:
             if result is None or int(result) != record.result:
                 raise ValueError(f"{record}: player {record.winner} has not won a {record.result}")
             match = match.win(record.winner, GameResult(record.result))
-        over = Phase.MATCH_OVER if match.match_over else Phase.GAME_OVER
-        return replace(self, match=match, phase=over)._without_turn()
-
-    def _without_turn(self) -> Table:
-        """The per-turn fields cleared."""
-        return replace(self, tracker=None, reading=None, near=0, candidates=(), candidate=0)
-
-    def mover_view_of(self, player: int) -> Position:
-        return self.position.swap() if player == BLACK else self.position
+        over: PhaseState = MatchOver() if match.match_over else GameOver()
+        return replace(self, match=match, at=over)
 
     # -- events -----------------------------------------------------------------------------
 
@@ -361,17 +311,18 @@ class Table:
 
     def _read(self) -> Table:
         """Let the tracker answer the settled observation (in the moving phase)."""
-        if self.tracker is None or self.observation is None or self.phase is not Phase.MOVING:
+        at = self.at
+        if not isinstance(at, Moving) or self.observation is None:
             return self
-        reading = self.tracker.read(self.observation, self.near)
-        near = reading.nodes[0] if reading.kind is Kind.AT_NODE else self.near
-        return replace(self, reading=reading, near=near)
+        reading = at.tracker.read(self.observation, at.near)
+        near = reading.nodes[0] if reading.kind is Kind.AT_NODE else at.near
+        return replace(self, at=Moving(at.tracker, reading, near))
 
     def _decide(self, *records: Record) -> Step:
         table = self
         for record in records:
             table = table.apply(record)
-        return Step(table, records)
+        return Step(table._read(), records)
 
     def _dice(self, player: int, dice: tuple[int, ...]) -> Step:
         if self.phase is Phase.OPENING and len(dice) == 1:
@@ -379,81 +330,86 @@ class Table:
             table = self.apply(record)
             white, black = table.opening
             if white is not None and black is not None:
-                return _chain(Step(table, (record,)), table._decide(OpeningRolled(white, black)))
+                return chain(Step(table, (record,)), table._decide(OpeningRolled(white, black)))
             return Step(table, (record,))
         if self.phase is Phase.BEFORE_ROLL and player == self.match.turn and len(dice) == 2:
             return self._decide(Rolled(player, (dice[0], dice[1])))
         raise ValueError(f"dice {dice} were not asked for in phase {self.phase.value}")
 
+    # -- buttons ----------------------------------------------------------------------------
+
     def _button(self, event: Press) -> Step:
+        player, button = event.player, event.button
         if event.pressed:
-            held = (*self.held, (event.player, event.button, event.t))
-            table = replace(self, held=held)
-            # Most buttons act when pressed; the doubled player's ROLL waits for release to
-            # tell a take from a beaver.
-            if self.phase is Phase.DOUBLED and event.button == ROLL:
-                return Step(table)
-            return table._act(event.player, event.button, held_for=0.0)
-        since = next((t for p, b, t in self.held if (p, b) == (event.player, event.button)), None)
-        table = replace(
-            self, held=tuple(h for h in self.held if (h[0], h[1]) != (event.player, event.button))
-        )
-        if since is not None and self.phase is Phase.DOUBLED and event.button == ROLL:
-            return table._act(event.player, ROLL, held_for=event.t - since)
-        return Step(table)
+            rows = rows_of(self, player, button)
+            # A button with a held meaning waits for its release to tell short from held.
+            waiting = Hold.HELD in rows
+            table = replace(self, held=(*self.held, Held(player, button, event.t, waiting)))
+            return Step(table) if waiting else table._press(player, button, Hold.SHORT)
+        down = next((h for h in self.held if (h.player, h.button) == (player, button)), None)
+        table = replace(self, held=tuple(h for h in self.held if h is not down))
+        if down is None or not down.waiting:
+            return Step(table)
+        long = event.t - down.since >= self.config.long_press
+        return table._press(player, button, Hold.HELD if long else Hold.SHORT)
 
-    def _act(self, player: int, button: str, held_for: float) -> Step:  # noqa: PLR0911
-        phase, match = self.phase, self.match
-        if phase is Phase.OPENING and button == ROLL and self.opening[player] is None:
-            return Step(self, dice=DiceRequest(player, 1))
-        if phase is Phase.BEFORE_ROLL and player == match.turn and self.board_ok():
-            if button == ROLL:
-                return Step(self, dice=DiceRequest(player, 2))
-            if button == CUBE and match.may_double(player):
-                return self._decide(CubeAction(player, "double"))
-        if phase is Phase.DOUBLED and player == _other(match.turn):
-            return self._answer(player, button, held_for)
-        if phase is Phase.MOVING and player == match.turn and button == ROLL:
-            return self._end_turn()
-        if phase is Phase.CONFIRM and player == match.turn:
-            if button == CUBE:
-                return Step(replace(self, candidate=(self.candidate + 1) % len(self.candidates)))
-            return self._commit(self.candidates[self.candidate])
-        if phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and button == ROLL:
-            return self._next_game()
-        return Step(self)
-
-    def _answer(self, player: int, button: str, held_for: float) -> Step:
-        if button == CUBE:
-            doubler = _other(player)
-            cube = self.match.cube
-            return self._decide(
-                CubeAction(player, "drop"), GameEnded(doubler, 1, cube, dropped=True)
-            )
-        if held_for >= self.config.long_press:
-            try:
-                self.match.beaver()  # the rules say whether a beaver is allowed here
-            except IllegalCubeActionError:
-                pass  # no beaver in these rules, or past the cube's limit: a plain take
-            else:
-                return self._decide(CubeAction(player, "beaver"))
-        return self._decide(CubeAction(player, "take"))
-
-    def _end_turn(self) -> Step:
-        """ROLL in the moving phase: accepted only on a complete legal play."""
-        reading = self.reading
-        if reading is None or reading.kind is not Kind.AT_NODE or not reading.complete:
+    def _press(self, player: int, button: str, hold: Hold) -> Step:
+        rows = rows_of(self, player, button)
+        row = rows.get(hold) or rows.get(Hold.SHORT)
+        if row is None:
             return Step(self)
-        if len(reading.complete) > 1:
-            return Step(
-                replace(self, phase=Phase.CONFIRM, candidates=reading.complete, candidate=0)
-            )
-        return self._commit(reading.complete[0])
+        if self.phase is Phase.BEFORE_ROLL and not self.board_ok():
+            return Step(self)  # no roll nor double until the board shows the position
+        return self.intend(player, row.intent)
 
-    def _commit(self, node: int) -> Step:
-        assert self.tracker is not None and self.match.turn is not None
+    def intend(self, player: int, intent: Intent) -> Step:
+        """Do what ``player`` wants, as a press of theirs would (checked by its caller)."""
+        return _INTENTS[intent](self, player)
+
+    def _opening_roll(self, player: int) -> Step:
+        return Step(self, dice=DiceRequest(player, 1))
+
+    def _roll(self, player: int) -> Step:
+        return Step(self, dice=DiceRequest(player, 2))
+
+    def _double(self, player: int) -> Step:
+        return self._decide(CubeAction(player, Cube.DOUBLE))
+
+    def _take(self, player: int) -> Step:
+        return self._decide(CubeAction(player, Cube.TAKE))
+
+    def _beaver(self, player: int) -> Step:
+        return self._decide(CubeAction(player, Cube.BEAVER))
+
+    def _drop(self, player: int) -> Step:
+        cube = self.match.cube
+        return self._decide(
+            CubeAction(player, Cube.DROP), GameEnded(_other(player), 1, cube, dropped=True)
+        )
+
+    def _end_turn(self, player: int) -> Step:
+        """A complete legal play on the board: committed, or confirmed if several fit."""
+        reading = self.reading
+        assert isinstance(self.at, Moving) and reading is not None
+        if len(reading.complete) > 1:
+            return Step(replace(self, at=Confirm(self.at.tracker, reading.complete)))
+        return self._commit(self.at.tracker, reading.complete[0])
+
+    def _confirm(self, player: int) -> Step:
+        assert isinstance(self.at, Confirm)
+        return self._commit(self.at.tracker, self.at.candidates[self.at.candidate])
+
+    def _next_candidate(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Confirm)
+        return Step(
+            replace(self, at=replace(at, candidate=(at.candidate + 1) % len(at.candidates)))
+        )
+
+    def _commit(self, tracker: TurnTracker, node: int) -> Step:
+        assert self.match.turn is not None
         mover = self.match.turn
-        play = self.tracker.play(node)
+        play = tracker.play(node)
         records: list[Record] = [Played.of(mover, play.moves)]
         result = game_result(play.result)
         if result is not None:
@@ -461,10 +417,10 @@ class Table:
             records.append(GameEnded(mover, int(result), points))
         return self._decide(*records)
 
-    def _next_game(self) -> Step:
+    def _next_game(self, player: int) -> Step:
         if self.phase is Phase.MATCH_OVER:
             return self._decide(MatchStarted.of(self.match.rules, self.names))
-        return Step(replace(self, phase=Phase.SETUP, position=Position.initial()))
+        return Step(replace(self, at=Setup(), position=Position.initial()))
 
     # -- what to show -----------------------------------------------------------------------
 
@@ -480,29 +436,21 @@ class Table:
         return diff is not None and diff.ok
 
 
+_INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
+    Intent.OPENING_ROLL: Table._opening_roll,
+    Intent.ROLL: Table._roll,
+    Intent.DOUBLE: Table._double,
+    Intent.TAKE: Table._take,
+    Intent.BEAVER: Table._beaver,
+    Intent.DROP: Table._drop,
+    Intent.END_TURN: Table._end_turn,
+    Intent.CONFIRM: Table._confirm,
+    Intent.NEXT_CANDIDATE: Table._next_candidate,
+    Intent.NEXT_GAME: Table._next_game,
+}
+
+
 def _other(player: int | None) -> int:
     if player is None:
         raise ValueError("nobody is on roll")
     return 1 - player
-
-
-def _chain(first: Step, second: Step) -> Step:
-    return Step(second.table, first.records + second.records, second.dice)
-
-
-__all__ = [
-    "BLACK",
-    "WHITE",
-    "DiceRequest",
-    "DiceRolled",
-    "Event",
-    "Fault",
-    "GameResult",
-    "Phase",
-    "Press",
-    "Seen",
-    "Step",
-    "Table",
-    "TableConfig",
-    "Tick",
-]
