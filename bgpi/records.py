@@ -40,40 +40,21 @@ class Cube(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class MatchStarted:
-    """A new match (or money session): ``length`` 0 is money."""
+class MatchStarted(MatchRules):
+    """A new match (or money session) under these rules (``length`` 0 is money), between
+    ``names``. The rules' fields are :class:`MatchRules`' own, declared there only, and
+    checked as they are: a money option in a match is refused."""
 
     kind: ClassVar[Kind] = Kind.MATCH
-    length: int
-    crawford: bool = True
-    jacoby: bool = False
-    beaver: bool = False
-    automatic_doubles: int = 0
-    cube_limit: int = 64
     names: tuple[str, str] = ("White", "Black")
 
     @classmethod
     def of(cls, rules: MatchRules, names: tuple[str, str]) -> MatchStarted:
-        return cls(
-            rules.length,
-            rules.crawford,
-            rules.jacoby,
-            rules.beaver,
-            rules.automatic_doubles,
-            rules.cube_limit,
-            names,
-        )
+        return cls(**{f.name: getattr(rules, f.name) for f in fields(MatchRules)}, names=names)
 
     def rules(self) -> MatchRules:
-        """The match's rules (checked: a money option in a match is refused)."""
-        return MatchRules(
-            length=self.length,
-            crawford=self.crawford,
-            jacoby=self.jacoby,
-            beaver=self.beaver,
-            automatic_doubles=self.automatic_doubles,
-            cube_limit=self.cube_limit,
-        )
+        """The match's rules alone."""
+        return MatchRules(**{f.name: getattr(self, f.name) for f in fields(MatchRules)})
 
 
 @dataclass(frozen=True, slots=True)
