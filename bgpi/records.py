@@ -9,9 +9,9 @@ them as a match file. A record is a small immutable value with a JSON form.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from bgpi.rules import MatchRules, Move
 from bgpi.rules.result import GameResult
@@ -39,6 +39,18 @@ class Cube(StrEnum):
     BEAVER = "beaver"
 
 
+class Seat(StrEnum):
+    """Who plays a side: a person at this board, the engine, or a person at a remote board.
+    Whatever the seat, the checkers of this board are moved by the hands at it."""
+
+    PERSON = "person"
+    ENGINE = "engine"
+    REMOTE = "remote"
+
+
+PEOPLE: Final = (Seat.PERSON, Seat.PERSON)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchStarted(MatchRules):
     """A new match (or money session) under these rules (``length`` 0 is money), between
@@ -47,10 +59,24 @@ class MatchStarted(MatchRules):
 
     kind: ClassVar[Kind] = Kind.MATCH
     names: tuple[str, str] = ("White", "Black")
+    seats: tuple[Seat, Seat] = PEOPLE  # White's, Black's
+
+    def __post_init__(self) -> None:
+        MatchRules.__post_init__(self)
+        try:
+            seats = tuple(Seat(seat) for seat in self.seats)
+        except ValueError:
+            raise ValueError(f"seats {self.seats!r} are not two of {', '.join(Seat)}") from None
+        if len(seats) != 2:
+            raise ValueError(f"seats {self.seats!r} are not one per player")
+        object.__setattr__(self, "seats", seats)
 
     @classmethod
-    def of(cls, rules: MatchRules, names: tuple[str, str]) -> MatchStarted:
-        return cls(**{f.name: getattr(rules, f.name) for f in fields(MatchRules)}, names=names)
+    def of(
+        cls, rules: MatchRules, names: tuple[str, str], seats: tuple[Seat, Seat] = PEOPLE
+    ) -> MatchStarted:
+        values = {f.name: getattr(rules, f.name) for f in fields(MatchRules)}
+        return cls(**values, names=names, seats=seats)
 
     def rules(self) -> MatchRules:
         """The match's rules alone."""
@@ -180,7 +206,9 @@ def from_json(text: str) -> Record:
         raise ValueError(f"record {text[:60]!r} has no known kind")
     cls = _KINDS[Kind(data.pop("kind"))]
     names = {f.name for f in fields(cls)}
-    if set(data) != names:
+    # A field added since the record was written (a match's seats) takes its default.
+    required = {f.name for f in fields(cls) if f.default is MISSING}
+    if not required <= set(data) <= names:
         raise ValueError(
             f"record {text[:60]!r} has fields {sorted(data)}, expected {sorted(names)}"
         )

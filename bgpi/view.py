@@ -9,11 +9,12 @@ from dataclasses import replace
 
 from bgpi.lights.scene import Scene
 from bgpi.rules import OFF
-from bgpi.sensing.board import BoardDiff, zone_of
+from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows
 from bgpi.table.buttons import Hold
-from bgpi.table.phases import Confirm, Moving
+from bgpi.table.phases import Confirm, Guided, Moving
+from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
 
 def scene_of(table: Table) -> Scene:
@@ -40,6 +41,7 @@ def scene_of(table: Table) -> Scene:
         Phase.DOUBLED: _doubled,
         Phase.MOVING: _moving,
         Phase.CONFIRM: _confirm,
+        Phase.GUIDED: _guided,
         Phase.ENDING: _ending,
         Phase.GAME_OVER: _over,
         Phase.MATCH_OVER: _over,
@@ -122,6 +124,33 @@ def _confirm(table: Table, scene: Scene) -> Scene:
     play = at.tracker.play(at.candidates[at.candidate])
     zones = frozenset(zone_of(turn, index) for move in play.moves for index in (move.src, move.dst))
     return replace(scene, candidate=zones, dice_left=())
+
+
+def _guided(table: Table, scene: Scene) -> Scene:
+    """A seat's play, lit move by move: the checker to lift blinks where it stands, its
+    destination shows; anything else off is a wrong board, shown until corrected."""
+    at, turn, seen = table.at, table.match.turn, table.observation
+    assert isinstance(at, Guided) and turn is not None
+    move = at.next_move
+    if move is None or seen is None:
+        return scene
+    caps = table.config.caps
+    diff = check_board(seen, at.steps[at.done + 1], WHITE, caps)
+    src, dst = zone_of(turn, move.src), zone_of(turn, move.dst)
+    move_zones = {src, dst, BAR_WHITE, BAR_BLACK}
+    off = {zone for zone, _ in (*diff.extra, *diff.missing)} - move_zones
+    # On a stack taller than its slots no switch opens when the checker is lifted: keep
+    # showing where it comes from until it lands.
+    before, after = (observe(step, WHITE, caps)[src] for step in at.steps[at.done : at.done + 2])
+    still_there = before == after or any(zone == src for zone, _ in diff.extra)
+    return replace(
+        scene,
+        lifted=frozenset({src} if still_there else ()),
+        destinations=frozenset({dst}),
+        extra=tuple(entry for entry in diff.extra if entry[0] != src),
+        missing=tuple(entry for entry in diff.missing if entry[0] != dst),
+        alert="wrong" if off else None,
+    )
 
 
 def _ending(table: Table, scene: Scene) -> Scene:

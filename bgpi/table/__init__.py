@@ -2,6 +2,7 @@
 events and steps (:mod:`.events`), its phases (:mod:`.phases`) and what each button does in
 each of them (:mod:`.buttons`)."""
 
+from bgpi.records import Seat
 from bgpi.rules import GameResult
 from bgpi.table.buttons import ROWS, Hold, Intent, Row, Who, active_rows, rows_of
 from bgpi.table.core import Held, Table
@@ -23,6 +24,7 @@ from bgpi.table.phases import (
     Doubled,
     Ending,
     GameOver,
+    Guided,
     MatchOver,
     Moving,
     Opening,
@@ -30,6 +32,7 @@ from bgpi.table.phases import (
     PhaseState,
     Setup,
 )
+from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
 from bgpi.words import BLACK, WHITE
 
 __all__ = [
@@ -37,8 +40,12 @@ __all__ = [
     "LONG_PRESS",
     "ROWS",
     "WHITE",
+    "Ask",
     "BeforeRoll",
+    "Chosen",
     "Confirm",
+    "Decided",
+    "DecisionRequest",
     "DiceRequest",
     "DiceRolled",
     "Doubled",
@@ -47,6 +54,7 @@ __all__ = [
     "Fault",
     "GameOver",
     "GameResult",
+    "Guided",
     "Held",
     "Hold",
     "Intent",
@@ -57,6 +65,7 @@ __all__ = [
     "PhaseState",
     "Press",
     "Row",
+    "Seat",
     "Seen",
     "Setup",
     "Step",
@@ -66,4 +75,5 @@ __all__ = [
     "Who",
     "active_rows",
     "rows_of",
+    "waiting",
 ]

@@ -35,6 +35,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from bgpi.lights.scene import Meaning
+from bgpi.records import Seat
 from bgpi.rules.errors import IllegalCubeActionError
 from bgpi.sensing.tracker import Kind
 from bgpi.table.phases import Moving, Opening, Phase
@@ -71,6 +72,19 @@ class Intent(Enum):
     NEXT_CANDIDATE = "next candidate"
     NEXT_GAME = "next game"
 
+
+SEAT_INTENTS: Final = frozenset(
+    {
+        Intent.OPENING_ROLL,
+        Intent.ROLL,
+        Intent.DOUBLE,
+        Intent.TAKE,
+        Intent.BEAVER,
+        Intent.DROP,
+        Intent.NEXT_GAME,
+    }
+)
+"""What a seat that is not a person here may decide (it gives its play as moves instead)."""
 
 Guard = Callable[["Table", int], bool]
 
@@ -165,19 +179,30 @@ def _whose(row: Row, table: Table) -> tuple[int, ...]:
     return (turn,) if row.who is Who.ON_ROLL else (1 - turn,)
 
 
-def active_rows(table: Table) -> tuple[tuple[int, Row], ...]:
-    """The rows that apply now, each with the player whose button it is, in table order."""
+def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[int, Row], ...]:
+    """The rows that apply now, each with the player whose button it is, in table order:
+    only the buttons of people at this board, unless ``people_only`` is False."""
     return tuple(
         (player, row)
         for row in ROWS
         if row.phase is table.phase
         for player in _whose(row, table)
-        if row.when(table, player)
+        if (not people_only or table.seats[player] is Seat.PERSON) and row.when(table, player)
     )
 
 
 def rows_of(table: Table, player: int, button: str) -> dict[Hold, Row]:
-    """What ``player``'s ``button`` does now, short and held."""
+    """What ``player``'s ``button`` does now, short and held (whatever the seat: the caller
+    knows who may press)."""
     return {
-        row.hold: row for who, row in active_rows(table) if (who, row.button) == (player, button)
+        row.hold: row
+        for who, row in active_rows(table, people_only=False)
+        if (who, row.button) == (player, button)
     }
+
+
+def intents_of(table: Table, player: int) -> frozenset[Intent]:
+    """What ``player`` may want now, whatever the seat and the button."""
+    return frozenset(
+        row.intent for who, row in active_rows(table, people_only=False) if who == player
+    )

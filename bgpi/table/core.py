@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from bgpi.records import (
+    PEOPLE,
     Cube,
     CubeAction,
     GameEnded,
@@ -32,11 +33,13 @@ from bgpi.records import (
     Played,
     Record,
     Rolled,
+    Seat,
 )
 from bgpi.rules import (
     GameResult,
     GameState,
     Match,
+    Move,
     Position,
     apply_move,
     game_result,
@@ -46,7 +49,7 @@ from bgpi.rules.errors import RulesError
 from bgpi.sensing.board import BoardDiff, Observation, check_board, zone_of
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
-from bgpi.table.buttons import Hold, Intent, rows_of
+from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of
 from bgpi.table.events import (
     DiceRequest,
     DiceRolled,
@@ -65,6 +68,7 @@ from bgpi.table.phases import (
     Doubled,
     Ending,
     GameOver,
+    Guided,
     MatchOver,
     Moving,
     Opening,
@@ -72,6 +76,7 @@ from bgpi.table.phases import (
     PhaseState,
     Setup,
 )
+from bgpi.table.seats import Chosen, Decided, waiting
 from bgpi.words import BLACK, WHITE
 
 
@@ -93,6 +98,7 @@ class Table:
     config: TableConfig
     match: Match
     names: tuple[str, str] = ("White", "Black")
+    seats: tuple[Seat, Seat] = PEOPLE
     at: PhaseState = field(default_factory=Setup)
     position: Position = field(default_factory=Position.initial)
     last_play: frozenset[int] = frozenset()  # zones the last play touched, shown to the next
@@ -110,6 +116,7 @@ class Table:
             config,
             Match.new(record.rules()),
             names=record.names,
+            seats=record.seats,
             settle=SettleFilter(config.settle),
         )
         return table.apply(record)
@@ -171,6 +178,7 @@ class Table:
                 self,
                 match=Match.new(record.rules()),
                 names=record.names,
+                seats=record.seats,
                 at=Setup(),
                 position=Position.initial(),
             )
@@ -234,7 +242,7 @@ class Table:
         return replace(self, at=Moving(tracker))._read()
 
     def _played(self, record: Played) -> Table:
-        if self.phase not in (Phase.MOVING, Phase.CONFIRM):
+        if self.phase not in (Phase.MOVING, Phase.CONFIRM, Phase.GUIDED):
             raise ValueError(f"{record} came in phase {self.phase.value}, not while moving")
         match, mover = self.match, self.match.turn
         if record.player != mover or match.dice is None or mover is None:
@@ -284,7 +292,15 @@ class Table:
     # -- events -----------------------------------------------------------------------------
 
     def handle(self, event: Event) -> Step:
-        """React to one event: the next table, the records decided, dice wanted."""
+        """React to one event: the next table, the records decided, dice wanted, and the
+        decision now awaited from a seat that is not a person here (when it is new)."""
+        step = self._handle(event)
+        request = waiting(step.table)
+        if request is not None and request != waiting(self):
+            return replace(step, request=request)
+        return step
+
+    def _handle(self, event: Event) -> Step:
         if isinstance(event, Seen | Tick):
             if isinstance(event, Seen):
                 settle, settled = self.settle.feed(event.observation, event.t)
@@ -299,6 +315,10 @@ class Table:
             if event.message is not None:
                 faults += ((event.source, event.message),)
             return Step(replace(self, faults=faults))
+        if isinstance(event, Decided):
+            return self._decided(event)
+        if isinstance(event, Chosen):
+            return self._chosen(event)
         return self._button(event)
 
     def _settled(self, observation: Observation | None) -> Step:
@@ -307,16 +327,23 @@ class Table:
         table = replace(self, observation=observation)._read()
         if table.phase is Phase.SETUP and table.board_ok():
             return table._decide(GameStarted())
-        return Step(table)
+        return table._guided_done()
 
     def _read(self) -> Table:
-        """Let the tracker answer the settled observation (in the moving phase)."""
-        at = self.at
-        if not isinstance(at, Moving) or self.observation is None:
+        """Let the tracker answer the settled observation (in the moving phase); in a
+        guided play, find how many of its moves the board shows."""
+        at, seen = self.at, self.observation
+        if isinstance(at, Guided) and seen is not None:
+            done = [k for k, step in enumerate(at.steps) if self._shows(seen, step)]
+            return replace(self, at=replace(at, done=done[-1])) if done else self
+        if not isinstance(at, Moving) or seen is None:
             return self
-        reading = at.tracker.read(self.observation, at.near)
+        reading = at.tracker.read(seen, at.near)
         near = reading.nodes[0] if reading.kind is Kind.AT_NODE else at.near
         return replace(self, at=Moving(at.tracker, reading, near))
+
+    def _shows(self, observation: Observation, position: Position) -> bool:
+        return check_board(observation, position, WHITE, self.config.caps).ok
 
     def _decide(self, *records: Record) -> Step:
         table = self
@@ -340,6 +367,8 @@ class Table:
 
     def _button(self, event: Press) -> Step:
         player, button = event.player, event.button
+        if self.seats[player] is not Seat.PERSON:
+            return Step(self)  # that seat decides for itself: its buttons here do nothing
         if event.pressed:
             rows = rows_of(self, player, button)
             # A button with a held meaning waits for its release to tell short from held.
@@ -361,6 +390,44 @@ class Table:
         if self.phase is Phase.BEFORE_ROLL and not self.board_ok():
             return Step(self)  # no roll nor double until the board shows the position
         return self.intend(player, row.intent)
+
+    # -- seats that are not a person here -----------------------------------------------------
+
+    def _refuse(self, player: int, why: str) -> Step:
+        return Step(self, refused=f"{self.names[player]}'s seat: {why}")
+
+    def _decided(self, event: Decided) -> Step:
+        player, intent = event.player, event.intent
+        if self.seats[player] is Seat.PERSON:
+            return self._refuse(player, "a person at this board decides with the buttons")
+        if intent not in SEAT_INTENTS or intent not in intents_of(self, player):
+            return self._refuse(player, f"{intent.value} is not open in phase {self.phase.value}")
+        return self.intend(player, intent)
+
+    def _chosen(self, event: Chosen) -> Step:
+        player, at, dice = event.player, self.at, self.match.dice
+        if self.seats[player] is Seat.PERSON:
+            return self._refuse(player, "a person at this board makes the play by hand")
+        if not isinstance(at, Moving) or player != self.match.turn or dice is None:
+            return self._refuse(player, f"no play is due in phase {self.phase.value}")
+        steps = _steps(self.mover_view, event.moves, player)
+        legal = {play.result: len(play.moves) for play in legal_plays(self.mover_view, dice)}
+        if steps is None or legal.get(_mover(steps[-1], player)) != len(event.moves):
+            return self._refuse(player, f"{event.moves} is not a legal play of {dice}")
+        guided = replace(self, at=Guided(at.tracker, event.moves, steps))._read()
+        return guided._guided_done()
+
+    def _guided_done(self) -> Step:
+        """A guided play is committed once the board shows all of it, read by the tracker."""
+        at, seen = self.at, self.observation
+        if not isinstance(at, Guided) or at.next_move is not None or seen is None:
+            return Step(self)
+        reading = at.tracker.read(seen)
+        final = _mover(at.steps[-1], at.tracker.mover)
+        nodes = at.tracker.tree.nodes
+        if not any(nodes[node].result == final for node in reading.complete):
+            return Step(self)
+        return self._commit_moves(at.moves, final)
 
     def intend(self, player: int, intent: Intent) -> Step:
         """Do what ``player`` wants, as a press of theirs would (checked by its caller)."""
@@ -407,11 +474,15 @@ class Table:
         )
 
     def _commit(self, tracker: TurnTracker, node: int) -> Step:
+        play = tracker.play(node)
+        return self._commit_moves(play.moves, play.result)
+
+    def _commit_moves(self, moves: tuple[Move, ...], after: Position) -> Step:
+        """The play ``moves``, leading to ``after`` (the mover's view), journaled."""
         assert self.match.turn is not None
         mover = self.match.turn
-        play = tracker.play(node)
-        records: list[Record] = [Played.of(mover, play.moves)]
-        result = game_result(play.result)
+        records: list[Record] = [Played.of(mover, moves)]
+        result = game_result(after)
         if result is not None:
             points = self.match.points_for(result)
             records.append(GameEnded(mover, int(result), points))
@@ -419,7 +490,7 @@ class Table:
 
     def _next_game(self, player: int) -> Step:
         if self.phase is Phase.MATCH_OVER:
-            return self._decide(MatchStarted.of(self.match.rules, self.names))
+            return self._decide(MatchStarted.of(self.match.rules, self.names, self.seats))
         return Step(replace(self, at=Setup(), position=Position.initial()))
 
     # -- what to show -----------------------------------------------------------------------
@@ -448,6 +519,24 @@ _INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
     Intent.NEXT_CANDIDATE: Table._next_candidate,
     Intent.NEXT_GAME: Table._next_game,
 }
+
+
+def _steps(start: Position, moves: tuple[Move, ...], mover: int) -> tuple[Position, ...] | None:
+    """The positions (White's view) after each of ``moves`` made from ``start`` (the
+    mover's view), ``start`` first; None if a move cannot be made."""
+    steps, position = [start], start
+    for move in moves:
+        try:
+            position = apply_move(position, move)
+        except (RulesError, ValueError, IndexError):
+            return None
+        steps.append(position)
+    return tuple(_mover(step, mover) for step in steps)
+
+
+def _mover(position: Position, mover: int) -> Position:
+    """White's view of the mover's view, and back: the same swap."""
+    return position.swap() if mover == BLACK else position
 
 
 def _other(player: int | None) -> int:

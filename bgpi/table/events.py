@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from bgpi.records import Record
 from bgpi.sensing.board import Observation
 from bgpi.sensing.settle import DEFAULT_SETTLE
+from bgpi.table.seats import Chosen, Decided, DecisionRequest
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -58,7 +59,7 @@ class Fault:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled | Fault
+Event = Seen | Tick | Press | DiceRolled | Fault | Decided | Chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +73,15 @@ class DiceRequest:
 @dataclass(frozen=True, slots=True)
 class Step:
     """What one event led to: the next table, the records it decided (in order: the shell
-    journals them before it shows anything) and the dice it wants rolled."""
+    journals them before it shows anything), the dice it wants rolled, the decision it now
+    waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), and why a
+    seat's answer was refused."""
 
     table: Table
     records: tuple[Record, ...] = ()
     dice: DiceRequest | None = None
+    request: DecisionRequest | None = None
+    refused: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +96,6 @@ class TableConfig:
 def chain(first: Step, second: Step) -> Step:
     """``first`` then ``second``: the second's table, both steps' records."""
     return Step(second.table, first.records + second.records, second.dice)
+
+
+__all__ = ["Chosen", "Decided", "DecisionRequest"]

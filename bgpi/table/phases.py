@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
+from bgpi.rules import Move, Position
 from bgpi.sensing.tracker import Reading, TurnTracker
 
 
@@ -21,6 +22,7 @@ class Phase(Enum):
     DOUBLED = "doubled"
     MOVING = "moving"
     CONFIRM = "confirm"
+    GUIDED = "guided play"
     ENDING = "ending"
     GAME_OVER = "game over"
     MATCH_OVER = "match over"
@@ -77,6 +79,24 @@ class Confirm:
 
 
 @dataclass(frozen=True, slots=True)
+class Guided:
+    """A seat that is not a person here chose ``moves``; the hands here make them, lit one
+    by one. ``steps`` are the positions (White's view) after each move, ``steps[0]`` the
+    start; ``done`` how many moves the board has shown so far. The tracker reads the board
+    so that the whole play is committed only when it is a legal play of the roll."""
+
+    kind: ClassVar[Phase] = Phase.GUIDED
+    tracker: TurnTracker
+    moves: tuple[Move, ...]
+    steps: tuple[Position, ...]
+    done: int = 0
+
+    @property
+    def next_move(self) -> Move | None:
+        return self.moves[self.done] if self.done < len(self.moves) else None
+
+
+@dataclass(frozen=True, slots=True)
 class Ending:
     """A play bore off the last checker: the end of the game follows in the same step."""
 
@@ -94,5 +114,14 @@ class MatchOver:
 
 
 PhaseState = (
-    Setup | Opening | BeforeRoll | Doubled | Moving | Confirm | Ending | GameOver | MatchOver
+    Setup
+    | Opening
+    | BeforeRoll
+    | Doubled
+    | Moving
+    | Confirm
+    | Guided
+    | Ending
+    | GameOver
+    | MatchOver
 )

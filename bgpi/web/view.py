@@ -23,10 +23,21 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
 from bgpi.records import Record
+from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Phase, Table, active_rows
+from bgpi.table import Guided, Phase, Table, active_rows
 from bgpi.view import scene_of
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, RGB, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
+from bgpi.words import (
+    BAR_BLACK,
+    BAR_WHITE,
+    BLACK,
+    RGB,
+    TRAY_BLACK,
+    TRAY_WHITE,
+    WHITE,
+    ZONES,
+    zone_name,
+)
 
 UNKNOWN: Final = 2
 """The colour of a checker the companion cannot tell (a switch closed where the game expects
@@ -179,6 +190,19 @@ def _moving(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{name} plays {dice}: lift a checker to see where it may go."
 
 
+def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Guided)
+    seat = table.seats[turn].value
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    chosen = f"{table.names[turn]} ({seat}) plays {dice}: {format_moves(at.moves) or 'no move'}."
+    move = at.next_move
+    if move is None:
+        return chosen
+    src, dst = zone_name(zone_of(turn, move.src)), zone_name(zone_of(turn, move.dst))
+    return f"{chosen} Move {at.done + 1} of {len(at.moves)}: from {src} (blinking) to {dst}."
+
+
 def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
     who = table.names[winner] if winner is not None else "Nobody"
@@ -203,6 +227,7 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,
+    Phase.GUIDED: _guided,
     Phase.ENDING: _setup,  # never shown: the end of the game follows in the same step
     Phase.GAME_OVER: _over,
     Phase.MATCH_OVER: _over,
