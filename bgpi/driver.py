@@ -9,6 +9,7 @@ the scene is rendered and the pixels written only if the frame changed.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -19,7 +20,7 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
-from bgpi.table import DiceRolled, Event, Fault, Press, Seen, Table, Tick
+from bgpi.table import DecisionRequest, DiceRolled, Event, Fault, Press, Seen, Table, Tick
 from bgpi.view import scene_of
 from bgpi.words import RGB
 
@@ -63,6 +64,9 @@ class Driver:
     frame: tuple[RGB, ...] | None = None
     frames_written: int = 0
     log: list[Record] = field(default_factory=list)  # the current match's records, in order
+    # Told when the table waits for a seat that is not a person here (the engine, a remote
+    # board); its answer comes back as an event through dispatch, never from inside ask.
+    ask: Callable[[DecisionRequest], None] | None = None
     _due: float | None = None  # when a blinking light next changes the frame
 
     def sensor(self, frame: SensorFrame) -> None:
@@ -101,6 +105,10 @@ class Driver:
                 self.journal.append(record)
                 self.log.append(record)
         self.table = step.table
+        if step.refused is not None:
+            log.warning("refused: %s", step.refused)
+        if step.request is not None and self.ask is not None:
+            self.ask(step.request)
         if step.dice is not None:
             request = step.dice
             values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
