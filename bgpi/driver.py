@@ -1,15 +1,16 @@
 """What the shell does with each event, in one place: the app's event loop and the simulator
 harness both drive the table through a :class:`Driver`.
 
-For each event: the table decides; every record it decided is appended to the journal (and
-so is on disk) before anything is shown; dice are rolled when asked for and fed back; then
-the scene is rendered and the pixels written only if the frame changed.
+For each event: the table decides; the records it decided are appended to the journal in one
+transaction (so they are on disk, all or none) before anything is shown; dice are rolled when
+asked for and fed back; then the scene is rendered and the pixels written only if the frame
+changed.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -32,6 +33,9 @@ class Journal(Protocol):
 
     def append(self, record: Record) -> int: ...
 
+    def append_all(self, records: Sequence[Record]) -> None:
+        """The records of one step, all or none: a power cut never leaves half a step."""
+
     def new_match(self, record: MatchStarted) -> int: ...
 
 
@@ -44,6 +48,13 @@ class MemoryJournal:
     def append(self, record: Record) -> int:
         self.records.append(record)
         return len(self.records)
+
+    def append_all(self, records: Sequence[Record]) -> None:
+        for record in records:
+            if isinstance(record, MatchStarted):
+                self.new_match(record)
+            else:
+                self.append(record)
 
     def new_match(self, record: MatchStarted) -> int:
         self.records = [record]
@@ -97,12 +108,11 @@ class Driver:
     def dispatch(self, event: Event) -> None:
         before = self.table
         step = before.handle(event)
+        self.journal.append_all(step.records)
         for record in step.records:
             if isinstance(record, MatchStarted):
-                self.journal.new_match(record)
                 self.log = [record]  # a service runs for months: keep one match, not all
             else:
-                self.journal.append(record)
                 self.log.append(record)
         self.table = step.table
         if step.refused is not None:
