@@ -95,7 +95,9 @@ def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
 
 
 def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import table_config  # noqa: PLC0415
     from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.resume import complete  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
 
     if args.remote is not None:
@@ -112,6 +114,8 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         with Journal.open(path) as journal:
             records = journal.records() if journal.matches() else []
+            if records and not journal.matches()[-1].finished:
+                _, records = complete(table_config(config), records, journal)
             ongoing = records and not journal.matches()[-1].finished
             start = records if ongoing else match
             sim = play_match(start, seed=seed, games=games, journal=journal)
