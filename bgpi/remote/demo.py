@@ -12,15 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bgpi.demo import PipPlayer
 from bgpi.driver import Journal, MemoryJournal
 from bgpi.gamelog import GameLog
-from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled
+from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled, Seat
 from bgpi.remote.broker import Broker
-from bgpi.remote.hands import UnmadeIntentError, decide, make
+from bgpi.remote.hands import UnmadeIntentError, decide, make, make_theirs
 from bgpi.remote.link import Link
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing, side_name
@@ -42,6 +42,11 @@ class RemoteGame:
     side: int
     seed: int
     patience: float = 120.0
+
+
+def seats_of(side: int) -> tuple[Seat, Seat]:
+    """My seat is the person at this board; the other is the remote board's."""
+    return (Seat.PERSON, Seat.REMOTE) if side == 0 else (Seat.REMOTE, Seat.PERSON)
 
 
 class ExchangedDice:
@@ -127,6 +132,7 @@ def play_remote(
     say: Callable[[str], None] = print,
 ) -> SimTable:
     """Play this board's seat until the match is over; ``MatchPausedError`` if it pauses."""
+    match = replace(match, seats=seats_of(game.side))
     with remote_board(game, match, state_dir) as (sim, link):
         say(f"{side_name(game.side)} at {game.broker}, room {game.pairing.room[:8]}")
         printer = _Printer(sim, say)
@@ -178,8 +184,11 @@ def _decide(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> I
 def _make(sim: SimTable, link: Link, intent: Intent | None, who: int) -> None:
     assert intent is not None
     try:
-        make(sim, intent, who)
-        check_made(sim.driver.log, intent, who, mine=who == link.session.side)
+        if who == link.session.side:
+            make(sim, intent, who)
+        else:
+            make_theirs(sim, intent, who)
+        check_made(sim.driver.log, intent, who, mine=who == link.session.side, phase=sim.phase)
     except (OutOfStepError, UnmadeIntentError) as exc:
         link.pause(f"{side_name(who)}'s {exc}")
 

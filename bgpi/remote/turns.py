@@ -48,7 +48,7 @@ def decider(table: Table) -> int | None:
     phase, turn = table.phase, table.match.turn
     if phase is Phase.OPENING:
         return WHITE if table.opening[WHITE] is None else BLACK
-    if phase in (Phase.BEFORE_ROLL, Phase.MOVING, Phase.CONFIRM):
+    if phase in (Phase.BEFORE_ROLL, Phase.MOVING, Phase.CONFIRM, Phase.GUIDED):
         return turn
     if phase is Phase.DOUBLED and turn is not None:
         return 1 - turn
@@ -92,12 +92,16 @@ def expected(intent: Intent) -> tuple[type, str]:
     return kinds.get(intent.action, (CubeAction, intent.action.value))
 
 
-def check_made(records: Sequence[Record], intent: Intent, player: int, *, mine: bool) -> None:
+def check_made(
+    records: Sequence[Record], intent: Intent, player: int, *, mine: bool, phase: Phase
+) -> None:
     """``OutOfStepError`` unless the record at the intent's place is what it makes. My own
     play is what my board recorded (it is sent from the record); the other's must have the
     same moves here, so that both journals export the same match."""
     if intent.at >= len(records):
-        raise OutOfStepError(f"{intent.action.value} at record {intent.at} made no record")
+        raise OutOfStepError(
+            f"{intent.action.value} at record {intent.at} made no record here ({phase.value})"
+        )
     record = records[intent.at]
     kind, action = expected(intent)
     ok = isinstance(record, kind) and getattr(record, "player", player) == player
