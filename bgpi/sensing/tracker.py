@@ -24,11 +24,11 @@ from functools import cached_property
 from typing import Final
 
 from bgpi.rules import packed
-from bgpi.rules.dice import Roll
+from bgpi.rules.dice import Roll, dice_to_move
 from bgpi.rules.packed import BITS, FIELD, ONE, OPP_BAR
-from bgpi.rules.plays import Play
+from bgpi.rules.plays import Play, apply_move
 from bgpi.rules.position import BAR, OFF, Position
-from bgpi.rules.tree import PlayTree, partial_plays
+from bgpi.rules.tree import PartialPlay, PlayTree, partial_plays
 from bgpi.sensing.board import BoardDiff, Observation, board_diff, zone_of
 
 FRAME: Final = 28  # bytes of a mover-frame observation
@@ -69,28 +69,61 @@ class Reading:
     diff: BoardDiff = field(default_factory=BoardDiff)
 
 
+@dataclass(frozen=True, slots=True)
+class _Lookup:
+    """The tree indexed for answers: each node's packed state and frame, the nodes of each
+    frame, each (state, dice left) and each complete play's result to its node."""
+
+    states: list[int]
+    frames: list[int]
+    by_frame: dict[int, list[int]]
+    keys: dict[tuple[int, tuple[int, ...]], int]
+    ends: dict[int, int]
+
+
 class TurnTracker:
     """Everything the tracker knows about one turn, prepared once per roll."""
 
     def __init__(self, start: Position, roll: Roll, mover: int, caps: Sequence[int]) -> None:
         self.start, self.roll, self.mover = start, roll, mover
-        self.tree: PlayTree = partial_plays(start, roll)
         self._zones = _frame_zones(mover)
         self._caps = bytes(caps[zone] for zone in self._zones)
         # Adding 127 - cap to each byte sets its top bit exactly where a count passes its cap
         # (counts never exceed 15, so no byte carries into the next): one test for all zones.
         self._over = int.from_bytes(bytes(127 - cap for cap in self._caps), "little")
         self._sensed_trays = self._caps[OFF] > 0 or self._caps[_OPP_TRAY] > 0
-        self._states = [node.state for node in self.tree.nodes]
-        self._index = {
-            (state, node.dice_left): i
-            for i, (state, node) in enumerate(zip(self._states, self.tree.nodes, strict=True))
-        }
-        self._frames = [self._frame_of(state) for state in self._states]
-        self._by_frame: dict[int, list[int]] = {}
-        for i, frame in enumerate(self._frames):
-            self._by_frame.setdefault(frame, []).append(i)
+        # The tree and its index wait until an answer needs them: the first observation after
+        # the roll is almost always the untouched start, answered from these alone, so the
+        # dice light up at once and the tree is built while the hand reaches for a checker.
+        self._root = packed.pack(start)
+        self._root_frame, self._root_exact = self._frame_and_exactness(self._root)
         self._dests: dict[tuple[int, int], frozenset[int]] = {}
+
+    def prepare(self) -> None:
+        """Build the tree and its index now (each answer builds them when it first needs them):
+        for a caller with idle time between the roll and the first move."""
+        self._lookup  # noqa: B018 (built on first access)
+
+    @cached_property
+    def tree(self) -> PlayTree:
+        """Every legal partial play of the roll, built on first use."""
+        return partial_plays(self.start, self.roll)
+
+    @cached_property
+    def _lookup(self) -> _Lookup:
+        nodes = self.tree.nodes
+        states = [node.state for node in nodes]
+        frames = [self._frame_of(state) for state in states]
+        by_frame: dict[int, list[int]] = {}
+        for i, frame in enumerate(frames):
+            by_frame.setdefault(frame, []).append(i)
+        return _Lookup(
+            states=states,
+            frames=frames,
+            by_frame=by_frame,
+            keys={(node.state, node.dice_left): i for i, node in enumerate(nodes)},
+            ends={node.state: i for i, node in enumerate(nodes) if node.complete},
+        )
 
     # -- answers -----------------------------------------------------------------------
 
@@ -98,7 +131,9 @@ class TurnTracker:
         """Answer a settled observation. ``near``: the node the board last showed, which the
         wrong-board guidance prefers as the state to return to."""
         frame = self._pack(observation)
-        nodes = self._by_frame.get(frame)
+        if frame == self._root_frame and self._root_exact and "_lookup" not in self.__dict__:
+            return self._at_root()
+        nodes = self._lookup.by_frame.get(frame)
         if nodes:
             return Reading(
                 Kind.AT_NODE,
@@ -123,7 +158,7 @@ class TurnTracker:
 
     def expected(self, node: int) -> Observation:
         """The observation of ``node``, in zones."""
-        raw = self._frames[node].to_bytes(FRAME, "little")
+        raw = self._lookup.frames[node].to_bytes(FRAME, "little")
         counts = [0] * (max(self._zones) + 1)
         for index, zone in enumerate(self._zones):
             counts[zone] = raw[index]
@@ -131,15 +166,57 @@ class TurnTracker:
 
     def play(self, node: int) -> Play:
         """The play that ends at ``node`` (one order of its moves)."""
-        partial = self.tree.nodes[node]
+        partial = self.node(node)
         return Play(partial.moves, partial.result)
+
+    def node(self, index: int) -> PartialPlay:
+        """The partial play at node ``index``; the start (0) is known before the tree is built,
+        so showing the dice does not wait for it."""
+        if index == 0 and "tree" not in self.__dict__:
+            return self._start_node
+        return self.tree.nodes[index]
+
+    def ends_at(self, result: Position) -> int | None:
+        """The node where the legal play leaving ``result`` ends, or None if no legal play of
+        the roll leaves it: checks a committed play without generating the plays again."""
+        return self._lookup.ends.get(packed.pack(result))
+
+    def is_legal(self, play: Play) -> bool:
+        """Whether ``play``'s moves can be played one by one from the start and leave what a
+        legal play of the roll leaves: the check ``legal_plays`` gave, from the index."""
+        position = self.start
+        try:
+            for move in play.moves:
+                position = apply_move(position, move)
+        except ValueError:
+            return False
+        return position == play.result and self.ends_at(position) is not None
+
+    @cached_property
+    def _start_node(self) -> PartialPlay:
+        left = tuple(sorted(dice_to_move(self.roll), reverse=True))
+        return PartialPlay((), self._root, left, complete=not self._can_move())
+
+    def _can_move(self) -> bool:
+        """Whether any die of the roll can be played at the start (else the play is empty)."""
+        return any(
+            packed.step(self._root, src, die) is not None
+            for die in set(self.roll)
+            for src in packed.sources(self._root)
+        )
+
+    def _at_root(self) -> Reading:
+        """The reading of the untouched start when its frame is exact (no stack above its
+        slots): no other state looks the same, since any move empties some checker's source
+        for good, so the tree is not needed. Nothing can land, as nothing is lifted."""
+        return Reading(Kind.AT_NODE, (0,), complete=(0,) if self._start_node.complete else ())
 
     @cached_property
     def root_destinations(self) -> dict[int, frozenset[int]]:
         """For each zone the mover may lift a checker from at the start, where it may go."""
         return {
             self._zone(src): frozenset(self._zone(d) for d in self._destinations(0, src))
-            for src in packed.sources(self._states[0])
+            for src in packed.sources(self._root)
             if self._destinations(0, src)
         }
 
@@ -158,7 +235,7 @@ class TurnTracker:
         if raw[OPP_BAR]:  # the blot put on the bar before (or while) the hitter moves
             patterns += [(lifted, (OPP_BAR,), offset - ONE[OPP_BAR]) for lifted, offset in _LIFTS]
         for lifted, placed, offset in patterns:
-            for node in self._by_frame.get(frame + offset, ()):
+            for node in self._lookup.by_frame.get(frame + offset, ()):
                 destinations = self._explain(node, lifted, placed)
                 if destinations is not None:
                     yield node, tuple(self._zone(z) for z in lifted), destinations
@@ -168,7 +245,7 @@ class TurnTracker:
     ) -> frozenset[int] | None:
         """The destinations if hands moving from ``node`` can leave checkers lifted from
         ``lifted`` (and put on ``placed``), else None."""
-        state = self._states[node]
+        state = self._lookup.states[node]
         movers = [z for z in lifted if packed.count(state, z) and self._destinations(node, z)]
         blots = [z for z in lifted if z not in movers and self._hittable(node, z)]
         if len(movers) + len(blots) < len(lifted):
@@ -187,7 +264,7 @@ class TurnTracker:
             return frozenset()
         found: set[int] = set()
         for z in range(1, BAR + 1):
-            for node in self._by_frame.get(frame + ONE[z], ()):
+            for node in self._lookup.by_frame.get(frame + ONE[z], ()):
                 if node not in exclude:
                     found |= {self._zone(d) for d in self._destinations(node, z)}
         return frozenset(found)
@@ -199,14 +276,15 @@ class TurnTracker:
         found = self._dests.get(key)
         if found is None:
             collected: set[int] = set()
-            if packed.count(self._states[node], src):
-                self._follow(self._states[node], self.tree.nodes[node].dice_left, src, collected)
+            state = self._lookup.states[node]
+            if packed.count(state, src):
+                self._follow(state, self.tree.nodes[node].dice_left, src, collected)
             found = self._dests[key] = frozenset(collected)
         return found
 
     def _hittable(self, node: int, point: int) -> bool:
         """Whether an opposing blot on the mover's ``point`` is hit by some legal way on."""
-        state = self._states[node]
+        state = self._lookup.states[node]
         if not 1 <= point <= 24 or packed.count(state, packed.OPP_BASE + point) != 1:
             return False
         return any(point in self._destinations(node, src) for src in packed.sources(state))
@@ -219,7 +297,7 @@ class TurnTracker:
             after, dst, _ = moved
             index = left.index(die)
             rest = left[:index] + left[index + 1 :]
-            if (after, rest) in self._index:
+            if (after, rest) in self._lookup.keys:
                 found.add(dst)
                 if dst != OFF:
                     self._follow(after, rest, dst, found)
@@ -239,7 +317,7 @@ class TurnTracker:
         raw = frame.to_bytes(FRAME, "little")
 
         def distance(node: int) -> tuple[int, int]:
-            other = self._frames[node].to_bytes(FRAME, "little")
+            other = self._lookup.frames[node].to_bytes(FRAME, "little")
             return sum(abs(a - b) for a, b in zip(raw, other, strict=True)), node != near
 
         return min(sorted(candidates), key=distance)
@@ -248,13 +326,17 @@ class TurnTracker:
 
     def _frame_of(self, state: int) -> int:
         """The mover-frame observation of a packed position, saturated at the slots."""
+        return self._frame_and_exactness(state)[0]
+
+    def _frame_and_exactness(self, state: int) -> tuple[int, bool]:
+        """The frame of ``state`` and whether it is exact (no count saturated at its slots)."""
         frame = (state & _POINTS) + ((state >> (BITS * 26)) & _POINTS) + (state & _BARS)
         if self._sensed_trays:
             frame += (state & FIELD) + (((state >> (BITS * 51)) & FIELD) << (BITS * _OPP_TRAY))
         if not (frame + self._over) & _TOP_BITS:
-            return frame
+            return frame, True
         raw = frame.to_bytes(FRAME, "little")
-        return int.from_bytes(bytes(map(min, raw, self._caps)), "little")
+        return int.from_bytes(bytes(map(min, raw, self._caps)), "little"), False
 
     def _pack(self, observation: Observation) -> int:
         return int.from_bytes(bytes(observation[zone] for zone in self._zones), "little")
