@@ -1,0 +1,219 @@
+"""The speed goals of "instant on a Pi Zero 2 W", each figure with its ratio, in one run:
+``python benchmarks/goals_bench.py`` (``--quick`` for fewer positions, ``--no-shell`` to skip
+start-up).
+
+- roll -> the tracker's first reading (what the dice frame waits for), in the heaviest known
+  position (AACAkCRJqqoAAA, 1-1) and over rolls of random games (median, 99.9th percentile),
+  against the goal and against building the whole tree first, as before;
+- the tree the first lift of a checker needs, built while the hand is on its way;
+- a committed play checked against the tracker's index, against generating the plays again;
+- ``legal_plays`` against GNU Backgammon's C move generator (``GenerateMoves`` in the gnubg
+  package of the dev extra, called through ctypes), side by side on the same positions;
+- ``import bgpi.app`` and ``bgpi run`` ready on the simulator (see shell_bench.py).
+
+Figures are medians of repeated runs; ratios compare figures taken in this same run, since
+the machine's other load changes from run to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from bgpi.hal.geometry import Geometry
+from bgpi.rules import Position, legal_plays
+from bgpi.rules.result import game_result
+from bgpi.sensing.board import capacities, observe
+from bgpi.sensing.tracker import TurnTracker
+
+CAPS = capacities(Geometry.default())
+HEAVY = Position.from_id("AACAkCRJqqoAAA")
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+Roll = tuple[int, int]
+
+
+def median(stmt: Callable[[], object], number: int, repeat: int = 5) -> float:
+    """Seconds per call, the median of ``repeat`` rounds of ``number`` calls."""
+    return statistics.median(timeit.repeat(stmt, number=number, repeat=repeat)) / number
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def game_rolls(count: int, seed: int) -> list[tuple[Position, Roll]]:
+    """(position, roll) as met in games of random plays."""
+    rng = random.Random(seed)
+    found, pos = [], Position.initial()
+    while len(found) < count:
+        roll = (rng.randint(1, 6), rng.randint(1, 6))
+        found.append((pos, roll))
+        play = rng.choice(legal_plays(pos, roll))
+        pos = Position.initial() if game_result(play.result) else play.result.swap()
+    return found
+
+
+def first_reading(pos: Position, roll: Roll, obs: tuple[int, ...], *, eager: bool) -> object:
+    """What the dice frame waits for: the tracker prepared and the board read."""
+    tracker = TurnTracker(pos, roll, 0, CAPS)
+    if eager:
+        tracker.prepare()
+    reading = tracker.read(obs)
+    return tracker.node(reading.nodes[0]).dice_left
+
+
+def roll_to_reading(turns: list[tuple[Position, Roll]]) -> None:
+    obs = observe(HEAVY, 0, CAPS)
+    lazy = median(lambda: first_reading(HEAVY, (1, 1), obs, eager=False), number=20)
+    eager = median(lambda: first_reading(HEAVY, (1, 1), obs, eager=True), number=1)
+    print(
+        f"roll -> first reading, AACAkCRJqqoAAA 1-1: {lazy * 1e3:.3f} ms "
+        f"({lazy / 10e-3:.3f} of the 10 ms goal); the whole tree first: {eager * 1e3:.1f} ms "
+        f"({eager / lazy:.0f}x)"
+    )
+    lazies, eagers = [], []
+    for pos, roll in turns:
+        start = observe(pos, 0, CAPS)
+        lazies.append(median(lambda p=pos, r=roll, o=start: first_reading(p, r, o, eager=False), 3))
+        eagers.append(median(lambda p=pos, r=roll, o=start: first_reading(p, r, o, eager=True), 1))
+    top, top_eager = percentile(lazies, 0.999), percentile(eagers, 0.999)
+    print(
+        f"roll -> first reading, {len(turns)} random-game rolls: median "
+        f"{statistics.median(lazies) * 1e6:.0f} us, 99.9th percentile {top * 1e3:.3f} ms "
+        f"({top / 2e-3:.3f} of the 2 ms goal); the whole tree first: 99.9th percentile "
+        f"{top_eager * 1e3:.2f} ms ({top_eager / top:.0f}x)"
+    )
+    print(
+        f"  the tree, built by the first lift: AACAkCRJqqoAAA 1-1 {eager * 1e3:.1f} ms, "
+        f"random-game median {statistics.median(eagers) * 1e3:.2f} ms"
+    )
+
+
+def commit_check() -> None:
+    play = max(legal_plays(HEAVY, (1, 1)), key=lambda p: len(p.moves))
+    tracker = TurnTracker(HEAVY, (1, 1), 0, CAPS)
+    tracker.prepare()
+
+    def regenerate() -> bool:
+        return play.result in {p.result for p in legal_plays(HEAVY, (1, 1))}
+
+    assert tracker.is_legal(play) and regenerate()
+    index = median(lambda: tracker.is_legal(play), number=200)
+    again = median(regenerate, number=3)
+    print(
+        f"commit check, heaviest play: tracker.is_legal {index * 1e6:.0f} us, "
+        f"legal_plays regenerated {again * 1e3:.2f} ms ({again / index:.0f}x)"
+    )
+
+
+class Board(ctypes.Structure):
+    """gnubg's TanBoard: unsigned int[2][25], [0] the side not on roll."""
+
+    _fields_ = [("sides", (ctypes.c_uint * 25) * 2)]
+
+
+class MoveList(ctypes.Structure):
+    """gnubg's movelist; GenerateMoves points amMoves at its own buffer."""
+
+    _fields_ = [
+        ("cMoves", ctypes.c_int),
+        ("cMaxMoves", ctypes.c_int),
+        ("cMaxPips", ctypes.c_int),
+        ("iMoveBest", ctypes.c_int),
+        ("rBestScore", ctypes.c_float),
+        ("amMoves", ctypes.c_void_p),
+    ]
+
+
+def gnubg_generator(gnubg: ModuleType) -> Callable[[Position, Roll], Callable[[], int]]:
+    """A maker of calls to gnubg's GenerateMoves for a position and roll."""
+    library = ctypes.CDLL(gnubg._gnubg.__file__)
+    generate = library.GenerateMoves
+    generate.argtypes = [
+        ctypes.POINTER(MoveList),
+        ctypes.POINTER(Board),
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+    ]
+    generate.restype = ctypes.c_int
+    found = MoveList()
+
+    def call(pos: Position, roll: Roll) -> Callable[[], int]:
+        board = Board()
+        board.sides[0][:] = pos.opponent[1:]
+        board.sides[1][:] = pos.player[1:]
+        return lambda: generate(ctypes.byref(found), ctypes.byref(board), roll[0], roll[1], 0)
+
+    return call
+
+
+def against_gnubg(turns: list[tuple[Position, Roll]]) -> None:
+    try:
+        import gnubg  # noqa: PLC0415 (the dev extra's reference, x86-64 only)
+    except ImportError:
+        print("legal_plays against gnubg: the gnubg package (dev extra) is not installed")
+        return
+    generator = gnubg_generator(gnubg)
+    heavy_c = generator(HEAVY, (1, 1))
+    assert heavy_c() == len(legal_plays(HEAVY, (1, 1)))
+    ours, theirs = median(lambda: legal_plays(HEAVY, (1, 1)), 3), median(heavy_c, 10)
+    print(
+        f"legal_plays, AACAkCRJqqoAAA 1-1: {ours * 1e3:.2f} ms, gnubg {theirs * 1e3:.2f} ms: "
+        f"{ours / theirs:.1f}x (goal 10x)"
+    )
+    ratios, mine, c = [], [], []
+    for pos, roll in turns:
+        call = generator(pos, roll)
+        ours, theirs = median(lambda p=pos, r=roll: legal_plays(p, r), 5), median(call, 20)
+        ratios.append(ours / theirs)
+        mine.append(ours)
+        c.append(theirs)
+    print(
+        f"legal_plays, {len(turns)} random-game rolls: median {statistics.median(mine) * 1e6:.1f} "
+        f"us, gnubg {statistics.median(c) * 1e6:.1f} us: median ratio "
+        f"{statistics.median(ratios):.1f}x, total {sum(mine) / sum(c):.1f}x (goal 15x)"
+    )
+
+
+def start_up() -> None:
+    # Run as a script, this directory is on the path: start-up is measured as shell_bench does.
+    from shell_bench import DEMO, import_time, ready_and_rss  # noqa: PLC0415
+
+    app = import_time("bgpi.app")
+    print(f"import bgpi.app: {app * 1e3:.0f} ms ({app / 0.150:.2f} of the 150 ms goal)")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            [sys.executable, "-m", "bgpi", "demo", "--state-dir", tmp, *DEMO],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        ready = statistics.median(ready_and_rss(Path(tmp))[0] for _ in range(3))
+    print(f"bgpi run ready on the simulator: {ready * 1e3:.0f} ms ({ready / 0.5:.2f} of 0.5 s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="200 rolls instead of 2,000")
+    parser.add_argument("--no-shell", action="store_true", help="skip import and start-up")
+    args = parser.parse_args()
+    turns = game_rolls(200 if args.quick else 2000, seed=16)
+    roll_to_reading(turns)
+    commit_check()
+    against_gnubg(turns[: len(turns) // 4])
+    if not args.no_shell:
+        start_up()
+
+
+if __name__ == "__main__":
+    main()
