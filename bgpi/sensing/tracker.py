@@ -74,7 +74,7 @@ class _Lookup:
     """The tree indexed for answers: each node's packed state and frame, the nodes of each
     frame, each (state, dice left) and each complete play's result to its node."""
 
-    states: list[int]
+    states: tuple[int, ...]
     frames: list[int]
     by_frame: dict[int, list[int]]
     keys: dict[tuple[int, tuple[int, ...]], int]
@@ -111,8 +111,8 @@ class TurnTracker:
 
     @cached_property
     def _lookup(self) -> _Lookup:
-        nodes = self.tree.nodes
-        states = [node.state for node in nodes]
+        tree = self.tree
+        states = tree.states
         frames = [self._frame_of(state) for state in states]
         by_frame: dict[int, list[int]] = {}
         for i, frame in enumerate(frames):
@@ -121,8 +121,8 @@ class TurnTracker:
             states=states,
             frames=frames,
             by_frame=by_frame,
-            keys={(node.state, node.dice_left): i for i, node in enumerate(nodes)},
-            ends={node.state: i for i, node in enumerate(nodes) if node.complete},
+            keys={key: i for i, key in enumerate(zip(states, tree.lefts, strict=True))},
+            ends={state: i for i, state in enumerate(states) if tree.is_complete(i)},
         )
 
     # -- answers -----------------------------------------------------------------------
@@ -138,15 +138,15 @@ class TurnTracker:
             return Reading(
                 Kind.AT_NODE,
                 tuple(nodes),
-                complete=tuple(i for i in nodes if self.tree.nodes[i].complete),
+                complete=tuple(i for i in nodes if self.tree.is_complete(i)),
                 destinations=self._landing(frame, exclude=nodes),
             )
         flights = list(self._flights(frame))
         if flights:
             # "8/7, then the checker on 7 lifted" looks like "the checker on 8 lifted": every
             # explanation adds destinations, the one with the fewest moves names the source.
-            fewest = min(len(self.tree.nodes[node].moves) for node, _, _ in flights)
-            first = [f for f in flights if len(self.tree.nodes[f[0]].moves) == fewest]
+            fewest = min(self.tree.depth(node) for node, _, _ in flights)
+            first = [f for f in flights if self.tree.depth(f[0]) == fewest]
             return Reading(
                 Kind.IN_FLIGHT,
                 tuple(dict.fromkeys(node for node, _, _ in first + flights)),
@@ -174,7 +174,7 @@ class TurnTracker:
         so showing the dice does not wait for it."""
         if index == 0 and "tree" not in self.__dict__:
             return self._start_node
-        return self.tree.nodes[index]
+        return self.tree.node(index)
 
     def ends_at(self, result: Position) -> int | None:
         """The node where the legal play leaving ``result`` ends, or None if no legal play of
@@ -278,7 +278,7 @@ class TurnTracker:
             collected: set[int] = set()
             state = self._lookup.states[node]
             if packed.count(state, src):
-                self._follow(state, self.tree.nodes[node].dice_left, src, collected)
+                self._follow(state, self.tree.lefts[node], src, collected)
             found = self._dests[key] = frozenset(collected)
         return found
 
