@@ -34,6 +34,7 @@ from bgpi.sensing.board import BoardDiff, Observation, board_diff, zone_of
 FRAME: Final = 28  # bytes of a mover-frame observation
 _POINTS: Final = packed.mask(1, 24)
 _BARS: Final = packed.mask(BAR, OPP_BAR)
+_OPP_POINTS: Final = BITS * packed.OPP_BASE  # the opponent on the mover's points, shifted down
 _OPP_TRAY: Final = 27
 _TOP_BITS: Final = int.from_bytes(b"\x80" * FRAME, "little")
 # One or two checkers in hand, from any of the mover's points or the bar, and what adding
@@ -113,7 +114,13 @@ class TurnTracker:
     def _lookup(self) -> _Lookup:
         tree = self.tree
         states = tree.states
-        frames = [self._frame_of(state) for state in states]
+        ending = len(tree.lefts[0]) - tree.most  # the dice left where a legal play ends
+        frames = [self._frame_of(state) for state in states] if self._sensed_trays else []
+        if not frames:  # _frame_of without the trays, inlined: thousands of states a roll
+            over, top = self._over, _TOP_BITS
+            for state in states:
+                frame = (state & _POINTS) + ((state >> _OPP_POINTS) & _POINTS) + (state & _BARS)
+                frames.append(self._frame_of(state) if (frame + over) & top else frame)
         by_frame: dict[int, list[int]] = {}
         for i, frame in enumerate(frames):
             by_frame.setdefault(frame, []).append(i)
@@ -122,7 +129,7 @@ class TurnTracker:
             frames=frames,
             by_frame=by_frame,
             keys={key: i for i, key in enumerate(zip(states, tree.lefts, strict=True))},
-            ends={state: i for i, state in enumerate(states) if tree.is_complete(i)},
+            ends={state: i for i, state in enumerate(states) if len(tree.lefts[i]) == ending},
         )
 
     # -- answers -----------------------------------------------------------------------
@@ -330,7 +337,7 @@ class TurnTracker:
 
     def _frame_and_exactness(self, state: int) -> tuple[int, bool]:
         """The frame of ``state`` and whether it is exact (no count saturated at its slots)."""
-        frame = (state & _POINTS) + ((state >> (BITS * 26)) & _POINTS) + (state & _BARS)
+        frame = (state & _POINTS) + ((state >> _OPP_POINTS) & _POINTS) + (state & _BARS)
         if self._sensed_trays:
             frame += (state & FIELD) + (((state >> (BITS * 51)) & FIELD) << (BITS * _OPP_TRAY))
         if not (frame + self._over) & _TOP_BITS:
