@@ -26,7 +26,7 @@ from typing import Final
 from bgpi.rules import packed
 from bgpi.rules.dice import Roll, dice_to_move
 from bgpi.rules.packed import BITS, FIELD, ONE, OPP_BAR
-from bgpi.rules.plays import Play, apply_move
+from bgpi.rules.plays import Play, apply_move, legal_plays
 from bgpi.rules.position import BAR, OFF, Position
 from bgpi.rules.tree import PartialPlay, PlayTree, partial_plays
 from bgpi.sensing.board import BoardDiff, Observation, board_diff, zone_of
@@ -190,14 +190,21 @@ class TurnTracker:
 
     def is_legal(self, play: Play) -> bool:
         """Whether ``play``'s moves can be played one by one from the start and leave what a
-        legal play of the roll leaves: the check ``legal_plays`` gave, from the index."""
+        legal play of the roll leaves: the check ``legal_plays`` gave, from the index once
+        the tree is built (as it is by the time a play is made on the board)."""
         position = self.start
         try:
             for move in play.moves:
                 position = apply_move(position, move)
         except ValueError:
             return False
-        return position == play.result and self.ends_at(position) is not None
+        if position != play.result:
+            return False
+        if "_lookup" in self.__dict__:
+            return self.ends_at(position) is not None
+        # No answer has needed the tree yet (a journal being replayed): the generator finds
+        # the results sooner than the tree is built.
+        return position in {legal.result for legal in legal_plays(self.start, self.roll)}
 
     @cached_property
     def _start_node(self) -> PartialPlay:

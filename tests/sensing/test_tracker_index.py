@@ -95,3 +95,14 @@ def test_a_play_whose_moves_do_not_leave_its_result_is_refused() -> None:
     assert not tracker.is_legal(Play(made.moves, other.result))
     assert not tracker.is_legal(Play((Move(24, 20, 4),), made.result))  # no 4 in the roll
     assert not tracker.is_legal(Play((Move(8, 5, 3),), apply_move(start, Move(8, 5, 3))))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_play_is_judged_the_same_before_and_after_the_tree_is_built(seed: int) -> None:
+    caps = capacities(Geometry.default())
+    for start, roll, mover in turns(20 + seed, 40):
+        built = TurnTracker(start, roll, mover, caps)
+        built.prepare()
+        for node in built.tree.nodes:
+            play = Play(node.moves, node.result)
+            assert TurnTracker(start, roll, mover, caps).is_legal(play) == built.is_legal(play)
