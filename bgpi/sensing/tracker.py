@@ -34,6 +34,7 @@ from bgpi.sensing.board import BoardDiff, Observation, board_diff, zone_of
 FRAME: Final = 28  # bytes of a mover-frame observation
 _POINTS: Final = packed.mask(1, 24)
 _BARS: Final = packed.mask(BAR, OPP_BAR)
+_MOVER_ZONES: Final = packed.mask(1, BAR)  # the mover's points and bar
 _OPP_POINTS: Final = BITS * packed.OPP_BASE  # the opponent on the mover's points, shifted down
 _OPP_TRAY: Final = 27
 _TOP_BITS: Final = int.from_bytes(b"\x80" * FRAME, "little")
@@ -97,7 +98,9 @@ class TurnTracker:
         # the roll is almost always the untouched start, answered from these alone, so the
         # dice light up at once and the tree is built while the hand reaches for a checker.
         self._root = packed.pack(start)
-        self._root_frame, self._root_exact = self._frame_and_exactness(self._root)
+        self._root_frame = self._frame_of(self._root)
+        # Whether no zone the mover has checkers on holds more than its slots (see _at_root).
+        self._root_alone = not ((self._root & _MOVER_ZONES) + self._over) & _TOP_BITS
         self._dests: dict[tuple[int, int], frozenset[int]] = {}
 
     def prepare(self) -> None:
@@ -138,7 +141,7 @@ class TurnTracker:
         """Answer a settled observation. ``near``: the node the board last showed, which the
         wrong-board guidance prefers as the state to return to."""
         frame = self._pack(observation)
-        if frame == self._root_frame and self._root_exact and "_lookup" not in self.__dict__:
+        if frame == self._root_frame and self._root_alone and "_lookup" not in self.__dict__:
             return self._at_root()
         nodes = self._lookup.by_frame.get(frame)
         if nodes:
@@ -220,9 +223,11 @@ class TurnTracker:
         )
 
     def _at_root(self) -> Reading:
-        """The reading of the untouched start when its frame is exact (no stack above its
-        slots): no other state looks the same, since any move empties some checker's source
-        for good, so the tree is not needed. Nothing can land, as nothing is lifted."""
+        """The reading of the untouched start, when no zone the mover has checkers on holds
+        more than its slots: then no other state looks the same, nor the same plus a checker
+        in hand, so the tree is not needed. For every move empties some of its source for
+        good, and the highest source a state has moved from shows fewer checkers than at the
+        start, its count there being below the slots."""
         return Reading(Kind.AT_NODE, (0,), complete=(0,) if self._start_node.complete else ())
 
     @cached_property
@@ -340,17 +345,13 @@ class TurnTracker:
 
     def _frame_of(self, state: int) -> int:
         """The mover-frame observation of a packed position, saturated at the slots."""
-        return self._frame_and_exactness(state)[0]
-
-    def _frame_and_exactness(self, state: int) -> tuple[int, bool]:
-        """The frame of ``state`` and whether it is exact (no count saturated at its slots)."""
         frame = (state & _POINTS) + ((state >> _OPP_POINTS) & _POINTS) + (state & _BARS)
         if self._sensed_trays:
             frame += (state & FIELD) + (((state >> (BITS * 51)) & FIELD) << (BITS * _OPP_TRAY))
         if not (frame + self._over) & _TOP_BITS:
-            return frame, True
+            return frame
         raw = frame.to_bytes(FRAME, "little")
-        return int.from_bytes(bytes(map(min, raw, self._caps)), "little"), False
+        return int.from_bytes(bytes(map(min, raw, self._caps)), "little")
 
     def _pack(self, observation: Observation) -> int:
         return int.from_bytes(bytes(observation[zone] for zone in self._zones), "little")
