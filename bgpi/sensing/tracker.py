@@ -93,6 +93,7 @@ class TurnTracker:
         # Adding 127 - cap to each byte sets its top bit exactly where a count passes its cap
         # (counts never exceed 15, so no byte carries into the next): one test for all zones.
         self._over = int.from_bytes(bytes(127 - cap for cap in self._caps), "little")
+        self._cap_frame = int.from_bytes(self._caps, "little")
         self._sensed_trays = self._caps[OFF] > 0 or self._caps[_OPP_TRAY] > 0
         # The tree and its index wait until an answer needs them: the first observation after
         # the roll is almost always the untouched start, answered from these alone, so the
@@ -120,10 +121,14 @@ class TurnTracker:
         ending = len(tree.lefts[0]) - tree.most  # the dice left where a legal play ends
         frames = [self._frame_of(state) for state in states] if self._sensed_trays else []
         if not frames:  # _frame_of without the trays, inlined: thousands of states a roll
-            over, top = self._over, _TOP_BITS
+            over, top, caps = self._over, _TOP_BITS, self._cap_frame
             for state in states:
                 frame = (state & _POINTS) + ((state >> _OPP_POINTS) & _POINTS) + (state & _BARS)
-                frames.append(self._frame_of(state) if (frame + over) & top else frame)
+                saturated = (frame + over) & top
+                if saturated:
+                    full = (saturated >> 7) * FIELD
+                    frame += (caps & full) - (frame & full)
+                frames.append(frame)
         by_frame: dict[int, list[int]] = {}
         for i, frame in enumerate(frames):
             by_frame.setdefault(frame, []).append(i)
@@ -348,10 +353,12 @@ class TurnTracker:
         frame = (state & _POINTS) + ((state >> _OPP_POINTS) & _POINTS) + (state & _BARS)
         if self._sensed_trays:
             frame += (state & FIELD) + (((state >> (BITS * 51)) & FIELD) << (BITS * _OPP_TRAY))
-        if not (frame + self._over) & _TOP_BITS:
+        over = (frame + self._over) & _TOP_BITS
+        if not over:
             return frame
-        raw = frame.to_bytes(FRAME, "little")
-        return int.from_bytes(bytes(map(min, raw, self._caps)), "little")
+        # Each byte over its cap becomes the cap: its top bit, spread to the whole byte.
+        full = (over >> 7) * FIELD
+        return frame - (frame & full) + (self._cap_frame & full)
 
     def _pack(self, observation: Observation) -> int:
         return int.from_bytes(bytes(observation[zone] for zone in self._zones), "little")
