@@ -1,7 +1,10 @@
 """The move tracker: from settled observations of the board to legal plays.
 
 Once per roll it builds the tree of legal partial plays and indexes every state by the
-observation it gives. Each settled observation is then answered from that index:
+observation it gives: when an answer first needs them, or when the caller has idle time
+(:meth:`TurnTracker.prepare`), since the first observation after a roll is nearly always the
+untouched start, which is answered without them. Each settled observation is then answered
+from that index:
 
 * **at node**: the board shows a legal partial or complete play;
 * **in flight**: the board is a legal state with one or two checkers in the players' hands
