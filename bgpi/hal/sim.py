@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorEvent, SensorFrame, check_frame
 from bgpi.hal.errors import BackendClosedError, HalError
-from bgpi.hal.geometry import Geometry
+from bgpi.hal.geometry import Entry, Geometry
 from bgpi.words import (
     COLOUR_NAMES,
     PLAYERS,
@@ -36,6 +36,28 @@ from bgpi.words import (
 )
 
 Layout = Mapping[Zone, tuple[int, int]]
+
+
+def scrambled_geometry(
+    seed: int,
+    *,
+    spare: int = 0,
+    point_slots: int = 6,
+    bar_slots: int = 4,
+    tray_slots: int = 0,
+) -> Geometry:
+    """A board wired in an order of its own: the switches of :meth:`Geometry.default` on the
+    chain inputs in a shuffled order drawn from ``seed``, with ``spare`` inputs wired to
+    nothing among them. It stands in for a builder's board (``bgpi calibrate
+    --sim-wiring-seed``)."""
+    if spare < 0:
+        raise ValueError(f"spare is {spare}, expected 0 or more")
+    switches: list[Entry | None] = list(
+        Geometry.default(point_slots=point_slots, bar_slots=bar_slots, tray_slots=tray_slots).bits
+    )
+    switches += [None] * spare
+    random.Random(seed).shuffle(switches)
+    return Geometry(tuple(switches), point_slots, bar_slots, tray_slots)
 
 
 class ManualClock:
