@@ -37,6 +37,7 @@ from typing import Any
 
 from bgpi.geometry import Geometry
 from bgpi.hal.pins import PinMap
+from bgpi.hal.registry import Kind, names
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.records import MatchStarted
@@ -167,7 +168,7 @@ class Config:
 # -- loading --------------------------------------------------------------------------------
 
 _CHOICES = {
-    ("sensors", "backend"): ("sim", "gpio", "serial"),
+    ("sensors", "backend"): names(Kind.SENSORS),
     ("buttons", "backend"): ("sim", "gpio"),
     ("leds", "backend"): ("sim", "neopixel"),
     ("leds", "wiring"): ("spi", "pwm"),
