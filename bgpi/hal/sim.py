@@ -60,6 +60,31 @@ def scrambled_geometry(
     return Geometry(tuple(switches), point_slots, bar_slots, tray_slots)
 
 
+@dataclass(frozen=True, slots=True)
+class WiringFaults:
+    """Faults of a simulated chain, as a builder's soldering makes them: ``dead`` inputs
+    never close, ``stuck`` ones are always closed, and each ``crossed`` pair is shorted, so
+    either switch closes both inputs."""
+
+    dead: frozenset[int] = frozenset()
+    stuck: frozenset[int] = frozenset()
+    crossed: tuple[tuple[int, int], ...] = ()
+
+    def apply(self, bits: int) -> int:
+        """What the chain reads when the switches are ``bits``."""
+        for first, second in self.crossed:
+            if bits >> first & 1 or bits >> second & 1:
+                bits |= 1 << first | 1 << second
+        for bit in self.dead:
+            bits &= ~(1 << bit)
+        for bit in self.stuck:
+            bits |= 1 << bit
+        return bits
+
+    def __bool__(self) -> bool:
+        return bool(self.dead or self.stuck or self.crossed)
+
+
 class ManualClock:
     """Monotonic seconds that move only when told to."""
 
@@ -162,6 +187,9 @@ class SimBoard(Closing):
         self._emitted: int | None = None
         self._closed = False
         self._lock = threading.RLock()
+        # Faults of the chain's wiring (a dead, stuck or crossed input): what is read, not
+        # what the switches do. Set it to break the board, and back to repair it.
+        self.faults = WiringFaults()
 
     # -- the Sensors protocol -------------------------------------------------------------
 
@@ -184,7 +212,7 @@ class SimBoard(Closing):
         with self._lock:
             self._check_open()
             self.pump()
-            return SensorFrame(self._bits, self.nbits, self.clock())
+            return SensorFrame(self.faults.apply(self._bits), self.nbits, self.clock())
 
     def close(self) -> None:
         with self._lock:
@@ -271,6 +299,17 @@ class SimBoard(Closing):
             self._follow((dst,), now + (len(passes) + 1) * self.slide_step)
             self.pump()
             return moved
+
+    def put_on(self, zone: Zone, slot: int, colour: int) -> None:
+        """Set a checker on ``slot`` of ``zone`` itself, the lower slots left as they are (as
+        the calibration asks the builder to)."""
+        with self._lock:
+            self._begin()
+            pile = self._zone(zone)
+            if not 0 <= slot < len(pile.slots) or pile.slots[slot] is not None:
+                raise HalError(f"{zone_name(zone)} slot {slot} is not a free slot")
+            pile.slots[slot] = _colour(colour)
+            self._follow((zone,), self.clock())
 
     def knock(self, zone: Zone, slot: int | None = None, *, by: int | None = 1) -> None:
         """Bump the checker on ``slot`` (default: the outermost one on a switch) ``by`` slots
@@ -417,9 +456,10 @@ class SimBoard(Closing):
         heapq.heappush(self._pending, _Change(time, self._seq, bit, closed))
 
     def _publish(self, at: float) -> None:
-        if self._emit is not None and self._bits != self._emitted:
-            self._emitted = self._bits
-            self._emit(SensorEvent(SensorFrame(self._bits, self.nbits, at)))
+        bits = self.faults.apply(self._bits)
+        if self._emit is not None and bits != self._emitted:
+            self._emitted = bits
+            self._emit(SensorEvent(SensorFrame(bits, self.nbits, at)))
 
 
 def _colour(colour: int) -> int:
