@@ -46,7 +46,7 @@ class ScannedSensors(Closing):
         self._closed = False
         self._emit: Emit | None = None
         self._emitted: int | None = None
-        self._fault: str | None = None
+        self._fault_now: str | None = None
         self._failures = 0
 
     @property
@@ -56,7 +56,7 @@ class ScannedSensors(Closing):
     @property
     def fault(self) -> str | None:
         """Why the hardware cannot be read now, or ``None`` while it can."""
-        return self._fault
+        return self._fault_now
 
     def start(self, emit: Emit) -> None:
         """Open the device, emit the current frame and scan on a thread from now on."""
@@ -134,7 +134,7 @@ class ScannedSensors(Closing):
                 log.exception("the %s failed unexpectedly; retrying", self.what)
                 self._down(f"unexpected {one_line(exc)}")
             else:
-                if self._fault is not None:
+                if self._fault_now is not None:
                     self._up()
                 continue
             self._failures += 1
@@ -143,14 +143,14 @@ class ScannedSensors(Closing):
     def _down(self, reason: str) -> None:
         with self._lock:
             self._lost(reason)
-        if self._fault is None:
+        if self._fault_now is None:
             log.warning("the %s stopped answering: %s", self.what, reason)
-            self._fault = reason
+            self._fault_now = reason
             self._report(reason)
 
     def _up(self) -> None:
         log.warning("the %s work again", self.what)
-        self._fault = None
+        self._fault_now = None
         self._failures = 0
         self._report(None)
 
