@@ -20,8 +20,17 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorEvent, SensorFrame, check_frame
-from bgpi.hal.errors import BackendClosedError, HalError
+from bgpi.hal.api import (
+    ButtonEvent,
+    Clock,
+    Closing,
+    Emit,
+    FaultEvent,
+    SensorEvent,
+    SensorFrame,
+    check_frame,
+)
+from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, HalError
 from bgpi.hal.geometry import Entry, Geometry
 from bgpi.words import (
     COLOUR_NAMES,
@@ -190,6 +199,7 @@ class SimBoard(Closing):
         # Faults of the chain's wiring (a dead, stuck or crossed input): what is read, not
         # what the switches do. Set it to break the board, and back to repair it.
         self.faults = WiringFaults()
+        self._outage: str | None = None
 
     # -- the Sensors protocol -------------------------------------------------------------
 
@@ -208,9 +218,11 @@ class SimBoard(Closing):
             self._publish(self.clock())
 
     def read(self) -> SensorFrame:
-        """The switches now."""
+        """The switches now; :class:`BackendUnavailableError` while :meth:`fail` holds."""
         with self._lock:
             self._check_open()
+            if self._outage is not None:
+                raise BackendUnavailableError(self._outage)
             self.pump()
             return SensorFrame(self.faults.apply(self._bits), self.nbits, self.clock())
 
@@ -218,6 +230,28 @@ class SimBoard(Closing):
         with self._lock:
             self._closed = True
             self._emit = None
+
+    def fail(self, message: str = "the simulated board stopped answering") -> None:
+        """Stop answering, as a real board whose cable is pulled: a :class:`FaultEvent` with
+        ``message``, and no frame until :meth:`recover`."""
+        with self._lock:
+            self._check_open()
+            if self._outage is None and self._emit is not None:
+                self._emit(FaultEvent("sensors", message, self.clock()))
+            self._outage = message
+
+    def recover(self) -> None:
+        """Answer again: the current frame (if it changed), then the recovery's
+        :class:`FaultEvent`."""
+        with self._lock:
+            self._check_open()
+            if self._outage is None:
+                return
+            self._outage = None
+            self.pump()
+            self._publish(self.clock())
+            if self._emit is not None:
+                self._emit(FaultEvent("sensors", None, self.clock()))
 
     # -- time -----------------------------------------------------------------------------
 
@@ -457,7 +491,7 @@ class SimBoard(Closing):
 
     def _publish(self, at: float) -> None:
         bits = self.faults.apply(self._bits)
-        if self._emit is not None and bits != self._emitted:
+        if self._outage is None and self._emit is not None and bits != self._emitted:
             self._emitted = bits
             self._emit(SensorEvent(SensorFrame(bits, self.nbits, at)))
 
