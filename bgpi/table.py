@@ -403,6 +403,10 @@ class Table:
         return Step(table)
 
     def _act(self, player: int, button: str, held_for: float) -> Step:  # noqa: PLR0911
+        if self.sensors_down:
+            # The board cannot be read: its last reading may be stale, so no button decides
+            # anything (no play, roll or cube) until the sensors answer again.
+            return Step(self)
         phase, match = self.phase, self.match
         if phase is Phase.OPENING and button == ROLL and self.opening[player] is None:
             return Step(self, dice=DiceRequest(player, 1))
@@ -474,6 +478,11 @@ class Table:
         if self.observation is None:
             return None
         return check_board(self.observation, self.position, WHITE, self.config.caps)
+
+    @property
+    def sensors_down(self) -> bool:
+        """Whether the sensors reported a fault that has not cleared."""
+        return any(source == "sensors" for source, _ in self.faults)
 
     def board_ok(self) -> bool:
         diff = self.board_diff()
