@@ -143,6 +143,12 @@ def _diagnose(config: Config, args: argparse.Namespace) -> int:
     return diagnose(config, args.only, seconds=args.seconds, step=args.step)
 
 
+def _calibrate(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.calibrate.command import calibrate  # noqa: PLC0415
+
+    return calibrate(config, args)
+
+
 def _export(config: Config, args: argparse.Namespace) -> int:
     from bgpi.export import export_mat  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
@@ -270,6 +276,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
     )
+    from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
+
+    calibrate = command(
+        "calibrate", _calibrate, "learn the wiring of the reed switches at the board"
+    )
+    calibrate.description = HELP
+    calibrate.formatter_class = argparse.RawDescriptionHelpFormatter
+    add_arguments(calibrate)
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"

@@ -383,6 +383,10 @@ class Table:
         return table._press(player, button, Hold.HELD if long else Hold.SHORT)
 
     def _press(self, player: int, button: str, hold: Hold) -> Step:
+        if self.sensors_down:
+            # The board cannot be read: its last reading may be stale, so no button decides
+            # anything (no play, roll or cube) until the sensors answer again.
+            return Step(self)
         rows = rows_of(self, player, button)
         row = rows.get(hold) or rows.get(Hold.SHORT)
         if row is None:
@@ -494,6 +498,11 @@ class Table:
         return Step(replace(self, at=Setup(), position=Position.initial()))
 
     # -- what to show -----------------------------------------------------------------------
+
+    @property
+    def sensors_down(self) -> bool:
+        """Whether the sensors reported a fault that has not cleared."""
+        return any(source == "sensors" for source, _ in self.faults)
 
     def board_diff(self) -> BoardDiff | None:
         """How the board differs from the position it should show (outside the moving phase;
