@@ -9,7 +9,7 @@ from pathlib import Path
 import bgpi
 
 ROOT = Path(bgpi.__file__).parent
-CORE = ("rules", "sensing", "lights", "table.py", "words.py", "geometry.py", "frame.py")
+CORE = ("rules", "sensing", "lights", "table", "words.py", "geometry.py", "frame.py")
 
 
 def _module(path: Path) -> str:
