@@ -138,6 +138,11 @@ def status(table: Table, scene: Scene) -> str:  # noqa: PLR0911 (a line per phas
     """One line saying what the table waits for."""
     names, match = table.names, table.match
     turn = match.turn
+    if table.faults:
+        source, message = table.faults[0]
+        return (
+            f"The {source} stopped answering ({message}): nothing is decided until they are back."
+        )
     if scene.alert == "wrong":
         return "The board is wrong: take away what blinks red, add where blue winks."
     if table.phase is Phase.SETUP:
