@@ -12,14 +12,17 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from bgpi.calibrate.learn import Finding, input_name, spots
+from bgpi.calibrate.learn import Finding, Kind, input_name, spots
 from bgpi.calibrate.store import partial_path
-from bgpi.calibrate.wizard import ChainBoard, Choice, SimBuilder, SimChain, Wizard
+from bgpi.calibrate.wizard import ChainBoard, Choice, SimBuilder, SimChain, Terminal, Wizard
 from bgpi.config import load
 from bgpi.geometry import Entry, Geometry
 from bgpi.hal.gpio import GpioSensors
-from bgpi.hal.sim import SimBoard, WiringFaults, scrambled_geometry
+from bgpi.hal.serial import SerialSensors
+from bgpi.hal.sim import SimBoard, SimPixels, WiringFaults, scrambled_geometry
+from bgpi.lights.ledmap import LedMap
 from tests.hal.mock165 import ShiftRegisterChain
+from tests.serial.conftest import Emulator
 
 SMALL = '[sensors]\npoint_slots = 2\nbar_slots = 1\n\n[players]\nwhite = "Anna"\n'
 
@@ -251,3 +254,71 @@ def test_a_gpio_chain_is_learned(tmp_path: Path, mock_factory: MockFactory) -> N
         sensors.close()
     assert code == 0, out
     assert load(config).geometry == wiring
+
+
+class ScannerHands(Hands):
+    """A person at a board read by the scanner firmware (emulated, over a pty)."""
+
+    def __init__(self, emulator: Emulator, wiring: Geometry) -> None:
+        self.emulator, self.wiring = emulator, wiring
+
+    def place(self, spot: Entry) -> None:
+        self.emulator.close_switches([self.wiring.bit_of(*spot)])
+
+    def lift(self, spot: Entry) -> None:
+        self.emulator.open_switches([self.wiring.bit_of(*spot)])
+
+    def fill(self, zone: int, count: int) -> None:
+        self.emulator.set_closed(self.emulator.closed | self.wiring.mask(zone))
+
+    def empty(self, zone: int) -> None:
+        self.emulator.set_closed(self.emulator.closed & ~self.wiring.mask(zone))
+
+
+def test_a_serial_scanner_is_learned(tmp_path: Path) -> None:
+    config = write_config(tmp_path, "")
+    wiring = scrambled_geometry(33)  # the emulated scanner reads 152 inputs
+    out: list[str] = []
+    with Emulator(tmp_path / "bgpi-scanner") as emulator:
+        sensors = SerialSensors(152, port=str(emulator.link))
+        board = ChainBoard(sensors, settle=0.01)
+        hands = ScannerHands(emulator, wiring)
+        try:
+            code = Wizard(config, Geometry.default(), board, hands, out.append, timeout=5).run()
+        finally:
+            sensors.close()
+    assert code == 0, out[-5:]
+    assert load(config).geometry == wiring
+
+
+def test_the_builder_at_the_terminal_answers_retry_skip_or_quit() -> None:
+    answers = iter(["", "maybe", "R", "skip", "q"])
+    said: list[str] = []
+    terminal = Terminal(said.append, ask=lambda prompt: next(answers))
+    finding = Finding(Kind.DEAD, (7, 1))
+    assert terminal.decide(finding) is Choice.RETRY  # after two answers that were no choice
+    assert terminal.decide(finding) is Choice.SKIP
+    assert terminal.decide(finding) is Choice.QUIT
+
+    def closed(prompt: str) -> str:
+        raise EOFError
+
+    assert Terminal(said.append, ask=closed).decide(finding) is Choice.QUIT
+
+
+def test_the_leds_light_the_spot_asked_for(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    wiring = small_wiring(12)
+    board = SimBoard(wiring)
+    ledmap = LedMap.default()
+    pixels = SimPixels(ledmap.length, history=100_000)
+    out: list[str] = []
+    template = Geometry.default(point_slots=2, bar_slots=1)
+    builder = SimBuilder(board, wiring, out.append)
+    wizard = Wizard(config, template, SimChain(board), builder, out.append, pixels, ledmap)
+    assert wizard.run() == 0
+    lit = [tuple(i for i, rgb in enumerate(frame) if rgb != (0, 0, 0)) for frame in pixels.frames]
+    # Each spot in turn: its own pixel, alone (slot 1 of point 7 is its zone's second pixel).
+    assert (ledmap.pixels(1)[0],) in lit and (ledmap.pixels(7)[1],) in lit
+    assert lit.index((ledmap.pixels(1)[0],)) < lit.index((ledmap.pixels(7)[1],))
+    assert lit[-1] == ()  # dark when done

@@ -4,6 +4,7 @@ decide nothing, and the game goes on from the board as read once they are back."
 from bgpi.hal.api import FaultEvent
 from bgpi.records import Played
 from bgpi.table import Phase
+from bgpi.web.view import status
 from bgpi.words import WHITE
 from tests.table.test_play import opened
 
@@ -18,6 +19,11 @@ def test_no_play_is_committed_while_the_sensors_are_down() -> None:
     sim.board.fail("reading the sensor chain failed")
     sim.advance()
     assert sim.table.sensors_down and sim.scene.alert == "fault"
+    # The companion page says so.
+    assert status(sim.table, sim.scene) == (
+        "The sensors stopped answering (reading the sensor chain failed): nothing is decided "
+        "until they are back."
+    )
     sim.roll(WHITE)  # the player ends the turn while the board cannot be read
     assert sim.driver.log == before and sim.phase is Phase.MOVING
     sim.board.recover()
