@@ -86,7 +86,11 @@ def _button_options(config: Config) -> dict[str, Any]:
 def _pixel_options(config: Config) -> dict[str, Any]:
     if config.leds.backend == "neopixel":
         # Brightness and gamma are applied by the renderer, within the power budget.
-        return {"wiring": config.leds.wiring, "pixel_order": config.leds.pixel_order}
+        return {
+            "wiring": config.leds.wiring,
+            "pixel_order": config.leds.pixel_order,
+            "data_pin": config.pins.led_data,
+        }
     return {}
 
 
