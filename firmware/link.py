@@ -7,8 +7,12 @@ Pico's, the emulator's is a pseudo-terminal.
 
 import scanproto
 
-# Bytes taken from the port per loop: a request is 6-12 bytes, so this never delays a scan.
+# Bytes taken from the port per loop at most: a request is 6-12 bytes, so this never delays a
+# scan. They are taken one at a time, and never past a REPL's Ctrl-C (ESCAPES): mpremote sends
+# its Ctrl-A (enter the raw REPL) right behind its Ctrl-C, and that byte must stay in the USB
+# buffer for the REPL, not be eaten by the scanner on its way out.
 RX_CHUNK = 64
+CTRL_C = 0x03
 # The host writes a request in one go. Bytes left without a delimiter this long are a
 # fragment: dropped, so the next request (or a REPL's Ctrl-C) starts clean.
 RX_IDLE_MS = 50
@@ -52,7 +56,7 @@ class Link:
         clock = self._clock
         now = clock.ticks_ms()
         decoder = self._decoder
-        data = self._port.read(RX_CHUNK)
+        data = self._take()
         if not data:
             if decoder.pending and clock.ticks_diff(now, self._last_rx) > RX_IDLE_MS:
                 decoder.reset()
@@ -67,3 +71,25 @@ class Link:
         if decoder.pending[:2] in ESCAPES:
             self.escape = True
         return requests
+
+    def _take(self):
+        """Up to RX_CHUNK bytes from the port, stopping after a REPL's Ctrl-C."""
+        port = self._port
+        first = port.read(1)
+        if not first:
+            return first
+        data = bytearray(first)
+        while len(data) < RX_CHUNK:
+            if data[-1] == CTRL_C and self._escaped(data):
+                break
+            byte = port.read(1)
+            if not byte:
+                break
+            data += byte
+        return data
+
+    def _escaped(self, data):
+        # The packet now arriving: after the last delimiter, or the one the decoder holds.
+        zero = bytes(data).rfind(b"\x00")
+        start = data[zero + 1 :] if zero >= 0 else self._decoder.pending + data
+        return bytes(start[:2]) in ESCAPES

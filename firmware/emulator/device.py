@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import threading
 import time
 import tty
@@ -30,6 +31,7 @@ from emulator.fakes import (
     make_micropython,
     make_sys,
 )
+from emulator.repl import Repl
 from emulator.sandbox import Sandbox
 
 # The Pico's pins to the chain as hardware/pico.md wires them (a test holds board.py, this and
@@ -100,6 +102,7 @@ class Emulator:
         self.boots = 0
         self.crashes: list[BaseException] = []
         self.in_repl = False
+        self.repl: Repl | None = None
         self.board: Board | None = None
         self._rng = random.Random(seed)
         self._faults: list[str] = []
@@ -262,7 +265,32 @@ class Emulator:
                 return
             # main() returned: the REPL's Ctrl-C arrived, the Pico now sits in its REPL.
             self.in_repl = True
-            return
+            if not self._serve_repl():
+                return
+            with self._lock:
+                self._clock = RealTime()
+            self.in_repl = False
+
+    def _serve_repl(self) -> bool:
+        """Be MicroPython's REPL until power-off (False) or the reset button (True)."""
+        clock = self._clock
+        assert clock is not None
+        master = self._master
+        self.repl = repl = Repl(lambda data: self._write_master(master, data))
+        while clock.powered and not clock.reset_pending:
+            ready, _, _ = select.select([master], [], [], 0.02)
+            if ready:
+                try:
+                    data = os.read(master, 256)
+                except OSError:  # unplugged
+                    return False
+                repl.feed(data)
+        return clock.powered
+
+    def _write_master(self, fd: int, data: bytes) -> None:
+        with self._lock:
+            if self._master == fd >= 0:
+                _write_all(fd, data)
 
     def _transmit(self, fd: int, data: bytes) -> int:
         fault = self._faults.pop(0) if self._faults else ""

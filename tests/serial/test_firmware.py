@@ -197,14 +197,15 @@ def test_a_slow_loop_is_flagged_as_an_overrun_and_scanning_goes_on(rig: Rig) -> 
             rig.clock.advance_ms(7)  # three and a half scans lost
         if reads == 8:
             rig.request(sp.GET_FRAME)
-        if reads == 12:
+        if reads == 20:
             rig.port.inbox += b"\r\x03\x03"
 
     rig.port.on_read = slow_then_stop
     rig.scanner.run()
     (frame,) = rig.frames()
     assert frame.status == sp.OVERRUN
-    assert rig.port.reads == 12
+    # It stopped at the escape's Ctrl-C, leaving what followed it for the REPL.
+    assert rig.port.reads == 21 and rig.port.inbox == b"\x03"
 
 
 @pytest.mark.parametrize("escape", [b"\r\x03\x03", b"\x03\x03", b"\r\x03"])
@@ -212,6 +213,15 @@ def test_a_repls_ctrl_c_ends_the_scanner(rig: Rig, escape: bytes) -> None:
     rig.port.inbox += escape
     rig.scanner.run()
     assert rig.scanner.link.escape
+
+
+@pytest.mark.parametrize("noise", [b"", b"\x00", sp.encode(sp.HELLO, 1, b"")])
+def test_the_bytes_after_mpremotes_ctrl_c_are_left_for_the_repl(rig: Rig, noise: bytes) -> None:
+    # mpremote writes Ctrl-C, then at once Ctrl-A (raw REPL): both may sit in one USB packet.
+    rig.port.inbox += noise + b"\r\x03\r\x01"
+    rig.scanner.run()
+    assert rig.scanner.link.escape
+    assert rig.port.inbox == b"\r\x01"
 
 
 def test_ctrl_c_bytes_inside_a_packet_are_just_bytes(rig: Rig) -> None:
