@@ -27,7 +27,8 @@ class Link:
 
     Flags for the next FRAME's status word: :attr:`dropped` (a packet was not sent) and
     :attr:`rx_bad` (a request arrived damaged). :attr:`escape` turns true when a REPL's Ctrl-C
-    arrives.
+    arrives. :attr:`old_hello` turns true when a HELLO from a host of protocol 1 arrives, to
+    be answered in that protocol with this one's version.
     """
 
     def __init__(self, port, clock):
@@ -35,6 +36,7 @@ class Link:
         self.dropped = False
         self.rx_bad = False
         self.escape = False
+        self.old_hello = False
         self._port = port
         self._clock = clock
         self._decoder = scanproto.Decoder()
@@ -51,6 +53,12 @@ class Link:
         self.dropped = True
         return False
 
+    def send_legacy(self, type_, payload):
+        """Answer a host of protocol 1 in its own framing; False if there was no room."""
+        wire = scanproto.encode_legacy(type_, self.seq, payload)
+        self.seq = (self.seq + 1) & 0xFF
+        return self._port.write(wire)
+
     def receive(self):
         """The requests that arrived complete since the last call, as (type, seq, payload)."""
         clock = self._clock
@@ -64,6 +72,11 @@ class Link:
             return ()
         self._last_rx = now
         requests = decoder.feed(data)
+        legacy = decoder.legacy
+        if legacy is not None:
+            decoder.legacy = None
+            if legacy[0] == scanproto.HELLO:
+                self.old_hello = True
         faults = decoder.faults()
         if faults != self._faults:
             self._faults = faults

@@ -9,7 +9,7 @@ loop never blocks on the host. ``clock`` is MicroPython's ``time`` module (``tic
 import scanproto
 from debounce import Debouncer
 
-FIRMWARE = (1, 0, 0)
+FIRMWARE = (2, 0, 0)
 
 
 class Scanner:
@@ -69,6 +69,11 @@ class Scanner:
             self.send_frame(scanproto.CHANGE)
         for type_, seq, payload in self.link.receive():
             self.handle(type_, seq, payload)
+        if self.link.old_hello:
+            # An old host: tell it this scanner's protocol, in words it can read, so that it
+            # names the mismatch instead of waiting for an answer.
+            self.link.old_hello = False
+            self.link.send_legacy(scanproto.HELLO_REPLY, scanproto.pack_hello(self.hello()))
         if self.clock.ticks_diff(now, self._last_frame_ms) >= self.heartbeat_ms:
             self.send_frame(scanproto.HEARTBEAT)
 

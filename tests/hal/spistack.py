@@ -65,6 +65,9 @@ def spi_kernel_fixture(
     for name in list(sys.modules):
         if name.split(".")[0] in BLINKA_MODULES:
             monkeypatch.delitem(sys.modules, name)
+    # The scanner tests put firmware/ on the path, whose board.py is the Pico's, not Blinka's.
+    firmware = Path(__file__).resolve().parents[2] / "firmware"
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if Path(p).resolve() != firmware])
     # Adafruit-PlatformDetect's own switches for a board it cannot detect.
     monkeypatch.setenv("BLINKA_FORCECHIP", "BCM2XXX")
     monkeypatch.setenv("BLINKA_FORCEBOARD", request.param)
