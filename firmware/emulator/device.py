@@ -31,6 +31,7 @@ from emulator.fakes import (
     make_micropython,
     make_sys,
 )
+from emulator.pyexec import Flash
 from emulator.repl import Repl
 from emulator.sandbox import Sandbox
 
@@ -100,9 +101,12 @@ class Emulator:
         self.sent: list[Packet] = []
         self.received: list[Packet] = []
         self.boots = 0
+        self.resets = 0
         self.crashes: list[BaseException] = []
         self.in_repl = False
         self.repl: Repl | None = None
+        # The Pico's file system as the REPL's tools see it (mpremote cp, sha256sum, ...).
+        self.flash = Flash()
         self.board: Board | None = None
         self._rng = random.Random(seed)
         self._faults: list[str] = []
@@ -276,8 +280,8 @@ class Emulator:
         clock = self._clock
         assert clock is not None
         master = self._master
-        self.repl = repl = Repl(lambda data: self._write_master(master, data))
-        while clock.powered and not clock.reset_pending:
+        self.repl = repl = Repl(lambda data: self._write_master(master, data), self.flash)
+        while clock.powered and not clock.reset_pending and not repl.hard_reset:
             ready, _, _ = select.select([master], [], [], 0.02)
             if ready:
                 try:
@@ -285,6 +289,8 @@ class Emulator:
                 except OSError:  # unplugged
                     return False
                 repl.feed(data)
+        if repl.hard_reset:
+            self.resets += 1
         return clock.powered
 
     def _write_master(self, fd: int, data: bytes) -> None:
