@@ -1,8 +1,9 @@
 """Packets to and from the host over a byte port, in scanproto's format.
 
-The port's ``read(limit)`` returns the bytes waiting (up to ``limit``, perhaps none) and its
-``write(data)`` sends a whole packet or returns False without blocking; ``main.UsbPort`` is the
-Pico's, the emulator's is a pseudo-terminal.
+The port's ``read(limit)`` returns the bytes waiting (up to ``limit``, perhaps none), its
+``write(data)`` takes a whole packet or returns False without blocking, and its optional
+``pump()`` sends what it queued; ``pico.UsbPort`` is the Pico's, the emulator's is a
+pseudo-terminal.
 """
 
 import scanproto
@@ -52,6 +53,12 @@ class Link:
             return True
         self.dropped = True
         return False
+
+    def pump(self):
+        """Let the port send what it has queued (a port without a queue has nothing to do)."""
+        pump = getattr(self._port, "pump", None)
+        if pump is not None:
+            pump()
 
     def send_legacy(self, type_, payload):
         """Answer a host of protocol 1 in its own framing; False if there was no room."""

@@ -54,14 +54,26 @@ class Packet:
 
 
 class _Tx:
-    """``sys.stdout.buffer``: writes to the pty, doing to each packet what the test asked."""
+    """``sys.stdout.buffer``: writes to the pty, doing to each packet what the test asked.
+
+    The firmware writes a packet a byte at a time (``pico.UsbPort.pump``); the bytes of one
+    packet are gathered here and go out together, so a fault hits a whole packet. Anything
+    else (a traceback's text) goes out as written."""
 
     def __init__(self, emulator: Emulator, fd: int) -> None:
         self._emulator = emulator
         self._fd = fd
+        self._packet = bytearray()
 
     def write(self, data: bytes) -> int:
-        return self._emulator._transmit(self._fd, bytes(data))
+        data = bytes(data)
+        if not self._packet and not data.startswith(b"\x00"):
+            return self._emulator._transmit(self._fd, data)
+        self._packet += data
+        if len(self._packet) > 2 and self._packet.endswith(b"\x00"):
+            packet, self._packet = bytes(self._packet), bytearray()
+            self._emulator._transmit(self._fd, packet)
+        return len(data)
 
 
 class _Rx:

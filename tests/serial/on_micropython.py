@@ -127,4 +127,11 @@ assert sp.crc16(packet[:-2]) == packet[-2] | packet[-1] << 8
 port.inbox = b"\r\x03\r\x01"
 scan.run()
 assert port.inbox == b"\r\x01", port.inbox
+# pico.UsbPort's queue, as MicroPython runs it: slicing off what was sent, one-byte writes.
+queue = bytearray(b"abcdef")
+queue = queue[4:]
+queue += b"gh"
+one = bytearray(1)
+one[0] = queue[0]
+assert queue == b"efgh" and one == b"e"
 print("micropython ok", sys.implementation.name, sys.implementation.version)
