@@ -212,6 +212,27 @@ def _plays(config: Config, args: argparse.Namespace) -> int:
     return OK
 
 
+def _flash_scanner(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.flash import FlashError, FlashUsageError, flash  # noqa: PLC0415
+
+    port = args.port or config.sensors.port
+    if port.startswith("usb:"):
+        print(
+            f"bgpi flash-scanner: give the Pico's device with --port, not {port}", file=sys.stderr
+        )
+        return USAGE
+    try:
+        flash(port, folder=args.firmware, say=lambda line: print(line, flush=True))
+    except FlashUsageError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return USAGE
+    except FlashError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return FAILED
+    print("done")
+    return OK
+
+
 Command = Callable[[Config, argparse.Namespace], int]
 
 
@@ -299,6 +320,16 @@ def build_parser() -> argparse.ArgumentParser:
         sub = config_commands.add_parser(name, parents=[common], help=text, description=text)
         sub.add_argument("file", nargs="?", help="the configuration file (same as --config)")
         sub.set_defaults(run=run)
+    flasher = command(
+        "flash-scanner",
+        _flash_scanner,
+        "put the scanner firmware on the connected Pico (mpremote), stopping bgpi.service "
+        "while it holds the port",
+    )
+    flasher.add_argument("--port", help="the Pico's device (default: the config's sensors.port)")
+    flasher.add_argument(
+        "--firmware", type=Path, metavar="DIR", help="the firmware folder (default: firmware/)"
+    )
     plays = command("plays", _plays, "list the legal plays of a roll")
     plays.add_argument("dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--position", help="gnubg Position ID (default: the starting position)")
