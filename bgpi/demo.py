@@ -1,9 +1,10 @@
-"""``bgpi demo``: two built-in players play a match on the simulated board, hands and all.
+"""``bgpi demo``: two players play a match on the simulated board, hands and all.
 
-The players are simple on purpose (they count pips and like hitting and making points); what
-the demo shows is the table: every roll comes from the table's dice, every play is made by
-lifting and placing checkers on the simulated board and ended with the ROLL button, every
-cube action is a button press, and what is printed is read back from the journal.
+Each side is the built-in player (simple on purpose: it counts pips and likes hitting and
+making points) or an engine (gnubg at a level). What the demo shows is the table: every roll
+comes from the table's dice, every play a side chooses is made by lifting and placing
+checkers on the simulated board and ended with the ROLL button, every cube action is a
+button press, and what is printed is read back from the journal.
 """
 
 from __future__ import annotations
@@ -11,16 +12,31 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from bgpi.driver import Journal
+from bgpi.engine import CubeAnswer, Engine, EngineError
+from bgpi.engine.simple import worth
 from bgpi.gamelog import GameLog
 from bgpi.records import GameEnded, MatchStarted, Record
-from bgpi.rules import BAR, Play, Position, legal_plays
+from bgpi.rules import Match, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase
 from bgpi.words import BLACK, WHITE
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
+_T = TypeVar("_T")
+ENGINE_TRIES = 2  # an engine that fails twice running on one question ends the demo
+
+
+class Side(Protocol):
+    """What a side of the demo decides; ``view`` is always that side's own view."""
+
+    def choose(self, view: Position, match: Match, rng: random.Random) -> Play: ...
+
+    def doubles(self, view: Position, match: Match) -> bool: ...
+
+    def answer(self, view: Position, match: Match, beaver_allowed: bool) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,24 +47,54 @@ class PipPlayer:
     double_lead: float = 0.12
     drop_behind: float = 0.25
 
-    def choose(self, plays: list[Play], rng: random.Random) -> Play:
-        return max(plays, key=lambda play: (_worth(play.result), rng.random()))
+    def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
+        assert match.dice is not None
+        plays = legal_plays(view, match.dice)
+        return max(plays, key=lambda play: (worth(play.result), rng.random()))
 
-    def doubles(self, view: Position) -> bool:
+    def doubles(self, view: Position, match: Match) -> bool:
         mine, theirs = view.pip_count
         return theirs - mine >= self.double_lead * theirs
 
-    def answer(self, view: Position, beaver_allowed: bool) -> str:
+    def answer(self, view: Position, match: Match, beaver_allowed: bool) -> str:
         mine, theirs = view.pip_count
         if mine - theirs > self.drop_behind * theirs:
             return "drop"
         return "beaver" if beaver_allowed and theirs - mine > 10 else "take"
 
 
-def _worth(pos: Position) -> float:
-    made = sum(1 for point in range(1, 25) if pos.player[point] >= 2)
-    blots = sum(1 for point in range(1, 25) if pos.player[point] == 1)
-    return 10 * pos.opponent[BAR] + 3 * made - 2 * blots - pos.pip_count[0] / 50
+class EngineSide:
+    """A side played by an engine. A failed answer (the engine hung, died, or named an
+    illegal play) is said and asked again of the restarted engine; never played."""
+
+    def __init__(self, engine: Engine, say: Callable[[str], None]) -> None:
+        self.engine, self.say = engine, say
+
+    def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
+        dice = match.dice
+        assert dice is not None
+        return self._ask(lambda: self.engine.choose_play(view, dice, match))
+
+    def doubles(self, view: Position, match: Match) -> bool:
+        return self._ask(lambda: self.engine.cube_decision(view, match)).double
+
+    def answer(self, view: Position, match: Match, beaver_allowed: bool) -> str:
+        # The engine judges the double from the doubler's side of the board.
+        doubler = Position(view.opponent, view.player)
+        reply = self._ask(lambda: self.engine.cube_decision(doubler, match)).answer
+        if reply is CubeAnswer.BEAVER and not beaver_allowed:
+            reply = CubeAnswer.TAKE
+        return reply.value
+
+    def _ask(self, question: Callable[[], _T]) -> _T:
+        for attempt in range(1, ENGINE_TRIES + 1):
+            try:
+                return question()
+            except EngineError as exc:
+                self.say(f"{self.engine.name}: {exc}")
+                if attempt == ENGINE_TRIES:
+                    raise
+        raise AssertionError("unreachable")
 
 
 def play_match(
@@ -58,26 +104,27 @@ def play_match(
     say: Callable[[str], None] = print,
     journal: Journal | None = None,
     games: int | None = None,
+    sides: tuple[Side, Side] | None = None,
 ) -> SimTable:
     """Play ``match`` on a simulated table until it ends (money: ``games`` games), or resume
     it from a journal's records.
 
     Every choice depends only on the seed and the records so far, and the seeded dice resume
     after the dice in the records, so an interrupted and resumed match plays on exactly as an
-    uninterrupted one would.
+    uninterrupted one would. ``sides`` plays White and Black (default: the built-in player).
     """
     sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
-    player = PipPlayer()
+    players = sides or (PipPlayer(), PipPlayer())
     printer = _Printer(sim, say)
     for _ in range(MAX_ACTIONS):
         printer.flush()
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
-        _act(sim, player, random.Random(f"{seed}:{len(sim.driver.log)}"))
+        _act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"))
     raise RuntimeError(f"the demo made {MAX_ACTIONS} actions without finishing the match")
 
 
-def _act(sim: SimTable, player: PipPlayer, rng: random.Random) -> None:
+def _act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
     phase, match = sim.phase, sim.match
     turn = match.turn
     if phase is Phase.SETUP:
@@ -88,21 +135,21 @@ def _act(sim: SimTable, player: PipPlayer, rng: random.Random) -> None:
                 sim.roll(colour)
     elif phase is Phase.BEFORE_ROLL and turn is not None:
         view = sim.table.mover_view_of(turn)
-        if match.may_double(turn) and player.doubles(view):
+        if match.may_double(turn) and players[turn].doubles(view, match):
             sim.cube(turn)
         else:
             sim.roll(turn)
     elif phase is Phase.DOUBLED and turn is not None:
         other = 1 - turn
         beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
-        answer = player.answer(sim.table.mover_view_of(other), beaver)
+        answer = players[other].answer(sim.table.mover_view_of(other), match, beaver)
         if answer == "drop":
             sim.cube(other)
         else:
             sim.roll(other) if answer == "take" else sim.press(other, "roll", hold=1.0)
     elif phase is Phase.MOVING and turn is not None and match.dice is not None:
         view = sim.table.mover_view
-        choice = player.choose(legal_plays(view, match.dice), rng)
+        choice = players[turn].choose(view, match, rng)
         sim.make_play(turn, choice.moves)
         sim.roll(turn)
         _confirm(sim, turn, choice)
