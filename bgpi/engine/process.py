@@ -106,8 +106,12 @@ class GnubgProcess:
                 self._home = None
 
     def _ensure_started(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            return
+        if self._proc is not None:
+            status = self._proc.poll()
+            if status is None:
+                return
+            self._stop()
+            self.say(f"gnubg stopped (exit status {status}); starting it again")
         program = find_gnubg(self.program)
         env = dict(os.environ, HOME=str(self.home), LANG="C", LC_ALL="C")
         try:
