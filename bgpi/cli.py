@@ -7,6 +7,7 @@ quiet unless ``-v``.
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import os
 import secrets
@@ -20,6 +21,7 @@ from bgpi.config import Config, ConfigError, load, show
 from bgpi.hal.errors import one_line
 
 if TYPE_CHECKING:
+    from bgpi.engine.seats import Seat
     from bgpi.records import MatchStarted
 
 log = logging.getLogger("bgpi")
@@ -94,24 +96,46 @@ def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
     )
 
 
+def _seat(text: str) -> Seat:
+    """An argparse type: a seat (``demo``, ``gnubg``, ``gnubg:LEVEL``)."""
+    from bgpi.engine.seats import Seat  # noqa: PLC0415
+
+    try:
+        return Seat.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _demo(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.demo import open_sides, play_match  # noqa: PLC0415
+    from bgpi.engine import EngineError  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     match = _chosen_match(config, args)
     games = args.games if args.games is not None else (3 if not match.length else None)
+    say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
+    try:
+        sides, engines = open_sides((args.white, args.black), say=say)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     print(f"bgpi demo, seed {seed}")
-    if args.state_dir is None and not config.state.dir:
-        sim = play_match(match, seed=seed, games=games)
-    else:
-        path = _journal_path(config, args)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with Journal.open(path) as journal:
-            records = journal.records() if journal.matches() else []
-            ongoing = records and not journal.matches()[-1].finished
-            start = records if ongoing else match
-            sim = play_match(start, seed=seed, games=games, journal=journal)
+    try:
+        if args.state_dir is None and not config.state.dir:
+            sim = play_match(match, seed=seed, games=games, sides=sides)
+        else:
+            path = _journal_path(config, args)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with Journal.open(path) as journal:
+                records = journal.records() if journal.matches() else []
+                ongoing = records and not journal.matches()[-1].finished
+                start = records if ongoing else match
+                sim = play_match(start, seed=seed, games=games, journal=journal, sides=sides)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        for engine in engines:
+            engine.close()
     score = sim.match.score
     print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
     return OK
@@ -231,8 +255,17 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     command("run", _run, "run the table on the configured hardware (the service)")
-    demo = command("demo", _demo, "two built-in players play a match on the simulated board")
+    demo = command("demo", _demo, "two players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
+    for side in ("white", "black"):
+        demo.add_argument(
+            f"--{side}",
+            type=_seat,
+            default="demo",
+            metavar="SEAT",
+            help=f"who plays {side.title()}: demo (the built-in player, the default), gnubg "
+            "(expert) or gnubg:LEVEL (beginner ... grandmaster)",
+        )
     _match_options(demo)
     demo.add_argument(
         "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"

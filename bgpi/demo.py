@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from bgpi.driver import Journal
-from bgpi.engine import CubeAnswer, Engine, EngineError
+from bgpi.engine import CubeAnswer, Engine, EngineError, Seat, SeatKind, open_engine
 from bgpi.engine.simple import worth
 from bgpi.gamelog import GameLog
 from bgpi.records import GameEnded, MatchStarted, Record
@@ -193,3 +193,27 @@ class _Printer:
         for entry in self.log.lines[self.printed : self.log.complete]:
             self.say(f"\n{entry.text}" if entry.kind == "game" else f"  {entry.text}")
         self.printed = self.log.complete
+
+
+def open_sides(
+    seats: tuple[Seat, Seat], *, say: Callable[[str], None], timeout: float = 60.0
+) -> tuple[tuple[Side, Side], list[Engine]]:
+    """The demo's two sides for ``seats`` (``demo`` or ``gnubg[:LEVEL]``; a person cannot
+    play without hands) and the engines opened for them, to close. A gnubg seat where gnubg
+    is not installed is said and played by the built-in player."""
+    sides: list[Side] = []
+    engines: list[Engine] = []
+    for seat in seats:
+        if seat.kind is SeatKind.PERSON:
+            raise ValueError("the demo has no hands for a person: each side is demo or gnubg")
+        engine = (
+            None
+            if seat.kind is SeatKind.DEMO
+            else open_engine(seat, say=say, timeout=timeout, instead="the built-in player")
+        )
+        if engine is None:
+            sides.append(PipPlayer())
+        else:
+            engines.append(engine)
+            sides.append(EngineSide(engine, say))
+    return (sides[0], sides[1]), engines

@@ -51,10 +51,15 @@ class Seat:
 
 
 def open_engine(
-    seat: Seat, *, say: Callable[[str], None], program: str | None = None, timeout: float = 60.0
+    seat: Seat,
+    *,
+    say: Callable[[str], None],
+    program: str | None = None,
+    timeout: float = 60.0,
+    instead: str = "a person",
 ) -> Engine | None:
     """The engine that plays ``seat``, or None for a person, and for gnubg where it is not
-    installed (``say`` is told so, and how to install it)."""
+    installed (``say`` is told so, how to install it, and that ``instead`` plays)."""
     if seat.kind is SeatKind.DEMO:
         return SimpleEngine()
     if seat.kind is SeatKind.PERSON or seat.level is None:
@@ -62,6 +67,6 @@ def open_engine(
     try:
         find_gnubg(program)
     except EngineMissingError as exc:
-        say(f"{exc}; a person plays this seat")
+        say(f"{exc}; {instead} plays this seat")
         return None
     return GnubgEngine(seat.level, program=program, timeout=timeout, say=say)
