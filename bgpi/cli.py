@@ -21,8 +21,10 @@ from bgpi.config import Config, ConfigError, load, show
 from bgpi.hal.errors import one_line
 
 if TYPE_CHECKING:
+    from bgpi.demo import Side
     from bgpi.engine.seats import Seat
     from bgpi.records import MatchStarted
+    from bgpi.simtable import SimTable
 
 log = logging.getLogger("bgpi")
 
@@ -106,14 +108,35 @@ def _seat(text: str) -> Seat:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _demo(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.demo import open_sides, play_match  # noqa: PLC0415
-    from bgpi.engine import EngineError  # noqa: PLC0415
+def _demo_match(
+    config: Config, args: argparse.Namespace, seed: int, sides: tuple[Side, Side]
+) -> SimTable:
+    """The demo's match played (or resumed from the state directory's journal)."""
+    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.resume import complete  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     match = _chosen_match(config, args)
     games = args.games if args.games is not None else (3 if not match.length else None)
+    if args.state_dir is None and not config.state.dir:
+        return play_match(match, seed=seed, games=games, sides=sides)
+    path = _journal_path(config, args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Journal.open(path) as journal:
+        records = journal.records() if journal.matches() else []
+        if records and not journal.matches()[-1].finished:
+            _, records = complete(table_config(config), records, journal)
+        ongoing = records and not journal.matches()[-1].finished
+        start = records if ongoing else match
+        return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
+
+
+def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.demo import open_sides  # noqa: PLC0415
+    from bgpi.engine import EngineError  # noqa: PLC0415
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
     try:
         sides, engines = open_sides((args.white, args.black), say=say)
@@ -121,16 +144,7 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(f"bgpi demo, seed {seed}")
     try:
-        if args.state_dir is None and not config.state.dir:
-            sim = play_match(match, seed=seed, games=games, sides=sides)
-        else:
-            path = _journal_path(config, args)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with Journal.open(path) as journal:
-                records = journal.records() if journal.matches() else []
-                ongoing = records and not journal.matches()[-1].finished
-                start = records if ongoing else match
-                sim = play_match(start, seed=seed, games=games, journal=journal, sides=sides)
+        sim = _demo_match(config, args, seed, sides)
     except EngineError as exc:
         raise CommandError(str(exc)) from None
     finally:

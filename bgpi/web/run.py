@@ -122,7 +122,8 @@ def run_sim(
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
     ``state_dir``: an unfinished one resumes, else a new ``match`` (default: the config's)
     starts."""
-    from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (the app's modules only when asked)
+    from bgpi.app import JOURNAL_NAME, table_config  # noqa: PLC0415 (the app's only when asked)
+    from bgpi.resume import complete  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
 
     token = None if is_loopback(host) else new_token()
@@ -132,7 +133,7 @@ def run_sim(
         journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
         matches = journal.matches()
         if matches and not matches[-1].finished:
-            records = journal.records()
+            _, records = complete(table_config(config), journal.records(), journal)
         session = new_session(config, seed=seed, records=records or match, journal=journal)
 
         def ready(address: Address) -> None:
