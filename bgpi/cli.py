@@ -194,6 +194,44 @@ def _export(config: Config, args: argparse.Namespace) -> int:
     return OK
 
 
+def _analyse(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.analysis import AnalysisStore, analysed, report  # noqa: PLC0415
+    from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    path = _journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path) as journal:
+        records = journal.records(args.match)
+        matches = journal.matches()
+    if not matches:
+        raise CommandError(f"the journal {path} holds no match yet")
+    match_id = args.match if args.match is not None else matches[-1].id
+    level = Level.parse(args.level)
+    engine = GnubgEngine(level, analysis_level=level, timeout=args.timeout)
+    try:
+        analysis, fresh = analysed(AnalysisStore(path), match_id, records, engine)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        engine.close()
+    print(f"match {match_id}{'' if fresh else ' (stored analysis)'}")
+    for line in report(analysis):
+        print(line)
+    return OK
+
+
+def _level(text: str) -> str:
+    """An argparse type: one of gnubg's level names."""
+    from bgpi.engine import Level  # noqa: PLC0415
+
+    try:
+        return Level.parse(text).value
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import table_config  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
@@ -312,6 +350,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
+    )
+    analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
+    analyse.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
+    analyse.add_argument(
+        "--level",
+        type=_level,
+        default="expert",
+        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
+    )
+    analyse.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="the longest gnubg may take, in seconds (default: 600)",
     )
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(

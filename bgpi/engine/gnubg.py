@@ -36,14 +36,7 @@ RATINGS: Final = (
     "World class",
     "Supernatural",
 )
-LUCK_RATINGS: Final = (
-    "Haaa-haaa",
-    "Go to bed",
-    "Better luck next time",
-    "None",
-    "Good dice, man!",
-    "Go to Las Vegas immediately",
-)
+LUCK_RATINGS: Final = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
 _SURE: Final = 1e-6  # gnubg's 0-ply never says exactly 0 or 1 of a race it has not solved
 
 
