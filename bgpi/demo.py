@@ -1,42 +1,34 @@
 """``bgpi demo``: two players play a match on the simulated board, hands and all.
 
 Each side is the built-in player (simple on purpose: it counts pips and likes hitting and
-making points) or an engine (gnubg at a level). What the demo shows is the table: every roll
-comes from the table's dice, every play a side chooses is made by lifting and placing
-checkers on the simulated board and ended with the ROLL button, every cube action is a
-button press, and what is printed is read back from the journal.
+making points), playing as a person at the board would, or an engine (gnubg at a level) in a
+seat that is not a person. What the demo shows is the table: every roll comes from the
+table's dice; the built-in player's plays are made by lifting and placing checkers on the
+simulated board and ended with the ROLL button, its cube actions are button presses; an
+engine's decisions are the table's asks answered, its play is lit move by move and the hands
+make it, as they would for the computer at a real board; what is printed is read back from
+the journal.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from dataclasses import dataclass, replace
 
 from bgpi.driver import Journal
-from bgpi.engine import CubeAnswer, Engine, EngineError, Seat, SeatKind, open_engine
+from bgpi.engine import Engine, SeatKind, open_engine
+from bgpi.engine import Seat as SeatChoice
+from bgpi.engine.seat import EngineSeat
 from bgpi.engine.simple import worth
 from bgpi.gamelog import GameLog
-from bgpi.records import GameEnded, MatchStarted, Record
+from bgpi.records import GameEnded, MatchStarted, Record, Seat
 from bgpi.rules import Match, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
-from bgpi.table import Phase
-from bgpi.words import BLACK, WHITE
+from bgpi.table import Decided, Intent, Phase, waiting
+from bgpi.words import BLACK, TRAY_BLACK, TRAY_WHITE, WHITE, bar_zone
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
-_T = TypeVar("_T")
-ENGINE_TRIES = 2  # an engine that fails twice running on one question ends the demo
-
-
-class Side(Protocol):
-    """What a side of the demo decides; ``view`` is always that side's own view."""
-
-    def choose(self, view: Position, match: Match, rng: random.Random) -> Play: ...
-
-    def doubles(self, view: Position, match: Match) -> bool: ...
-
-    def answer(self, view: Position, match: Match, beaver_allowed: bool) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,38 +55,8 @@ class PipPlayer:
         return "beaver" if beaver_allowed and theirs - mine > 10 else "take"
 
 
-class EngineSide:
-    """A side played by an engine. A failed answer (the engine hung, died, or named an
-    illegal play) is said and asked again of the restarted engine; never played."""
-
-    def __init__(self, engine: Engine, say: Callable[[str], None]) -> None:
-        self.engine, self.say = engine, say
-
-    def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
-        dice = match.dice
-        assert dice is not None
-        return self._ask(lambda: self.engine.choose_play(view, dice, match))
-
-    def doubles(self, view: Position, match: Match) -> bool:
-        return self._ask(lambda: self.engine.cube_decision(view, match)).double
-
-    def answer(self, view: Position, match: Match, beaver_allowed: bool) -> str:
-        # The engine judges the double from the doubler's side of the board.
-        doubler = Position(view.opponent, view.player)
-        reply = self._ask(lambda: self.engine.cube_decision(doubler, match)).answer
-        if reply is CubeAnswer.BEAVER and not beaver_allowed:
-            reply = CubeAnswer.TAKE
-        return reply.value
-
-    def _ask(self, question: Callable[[], _T]) -> _T:
-        for attempt in range(1, ENGINE_TRIES + 1):
-            try:
-                return question()
-            except EngineError as exc:
-                self.say(f"{self.engine.name}: {exc}")
-                if attempt == ENGINE_TRIES:
-                    raise
-        raise AssertionError("unreachable")
+Side = PipPlayer | EngineSeat
+"""A side of the demo: the built-in player, as a person here, or an engine in its seat."""
 
 
 def play_match(
@@ -111,10 +73,15 @@ def play_match(
 
     Every choice depends only on the seed and the records so far, and the seeded dice resume
     after the dice in the records, so an interrupted and resumed match plays on exactly as an
-    uninterrupted one would. ``sides`` plays White and Black (default: the built-in player).
+    uninterrupted one would. ``sides`` plays White and Black (default: the built-in player);
+    an engine's side is seated as the engine in a new match's record.
     """
-    sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
     players = sides or (PipPlayer(), PipPlayer())
+    if isinstance(match, MatchStarted):
+        seats = tuple(Seat.ENGINE if isinstance(p, EngineSeat) else Seat.PERSON for p in players)
+        match = replace(match, seats=(seats[0], seats[1]))
+    sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
+    sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
     printer = _Printer(sim, say)
     for _ in range(MAX_ACTIONS):
         printer.flush()
@@ -127,34 +94,75 @@ def play_match(
 def _act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
     phase, match = sim.phase, sim.match
     turn = match.turn
-    if phase is Phase.SETUP:
+    request = waiting(sim.table)
+    if request is not None and request.player in sim.seats:
+        sim.ask(request)  # the engine's last answer failed: ask the restarted engine again
+    elif phase is Phase.SETUP:
         sim.setup()
     elif phase is Phase.OPENING:
         for colour in (WHITE, BLACK):
-            if sim.table.opening[colour] is None:
+            if sim.table.opening[colour] is None and colour not in sim.seats:
                 sim.roll(colour)
-    elif phase is Phase.BEFORE_ROLL and turn is not None:
+    elif phase is Phase.GUIDED and turn is not None:
+        follow_lights(sim, turn)
+    elif phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+        _next_game(sim)
+    elif turn is not None:
+        _person(sim, players, rng)
+
+
+def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
+    """The built-in player's turn, as a person's: its buttons and its hands."""
+    phase, match = sim.phase, sim.match
+    turn = match.turn
+    assert turn is not None
+    side = players[turn] if phase is not Phase.DOUBLED else players[1 - turn]
+    assert isinstance(side, PipPlayer)
+    if phase is Phase.BEFORE_ROLL:
         view = sim.table.mover_view_of(turn)
-        if match.may_double(turn) and players[turn].doubles(view, match):
+        if match.may_double(turn) and side.doubles(view, match):
             sim.cube(turn)
         else:
             sim.roll(turn)
-    elif phase is Phase.DOUBLED and turn is not None:
+    elif phase is Phase.DOUBLED:
         other = 1 - turn
         beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
-        answer = players[other].answer(sim.table.mover_view_of(other), match, beaver)
+        answer = side.answer(sim.table.mover_view_of(other), match, beaver)
         if answer == "drop":
             sim.cube(other)
         else:
             sim.roll(other) if answer == "take" else sim.press(other, "roll", hold=1.0)
-    elif phase is Phase.MOVING and turn is not None and match.dice is not None:
-        view = sim.table.mover_view
-        choice = players[turn].choose(view, match, rng)
+    elif phase is Phase.MOVING and match.dice is not None:
+        choice = side.choose(sim.table.mover_view, match, rng)
         sim.make_play(turn, choice.moves)
         sim.roll(turn)
         _confirm(sim, turn, choice)
-    elif phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
-        sim.roll(WHITE)
+
+
+def _next_game(sim: SimTable) -> None:
+    """A person's ROLL starts the next game; with engines in both seats, an engine's intent."""
+    person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
+    if person is not None:
+        sim.roll(person)
+    else:
+        sim.driver.dispatch(Decided(WHITE, Intent.NEXT_GAME, sim.clock()))
+        sim.advance()
+
+
+def follow_lights(sim: SimTable, player: int) -> None:
+    """The hands at the board make the move the table lights for an engine's play: a blot
+    on the destination goes to its bar first."""
+    (src,) = sim.scene.lifted
+    (dst,) = sim.scene.destinations
+    other = 1 - player
+    if other in sim.board.checkers(dst):
+        sim.board.lift(dst, other)
+        sim.board.place(bar_zone(other), other)
+        sim.advance()
+    sim.board.lift(src, player)
+    if dst not in (TRAY_WHITE, TRAY_BLACK) or sim.geometry.tray_slots:
+        sim.board.place(dst, player)
+    sim.advance()
 
 
 def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
@@ -196,7 +204,7 @@ class _Printer:
 
 
 def open_sides(
-    seats: tuple[Seat, Seat], *, say: Callable[[str], None], timeout: float = 60.0
+    seats: tuple[SeatChoice, SeatChoice], *, say: Callable[[str], None], timeout: float = 60.0
 ) -> tuple[tuple[Side, Side], list[Engine]]:
     """The demo's two sides for ``seats`` (``demo`` or ``gnubg[:LEVEL]``; a person cannot
     play without hands) and the engines opened for them, to close. A gnubg seat where gnubg
@@ -215,5 +223,5 @@ def open_sides(
             sides.append(PipPlayer())
         else:
             engines.append(engine)
-            sides.append(EngineSide(engine, say))
+            sides.append(EngineSeat(engine, say))
     return (sides[0], sides[1]), engines

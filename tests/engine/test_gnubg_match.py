@@ -3,23 +3,23 @@ table's own path (dice, hands on checkers, buttons), gnubg killed in the middle 
 
 from __future__ import annotations
 
-import random
 import subprocess
 from pathlib import Path
 
-from bgpi.demo import EngineSide, PipPlayer, play_match
+from bgpi.demo import PipPlayer, play_match
 from bgpi.engine import GnubgEngine, Level
+from bgpi.engine.seat import EngineSeat
 from bgpi.export import export_mat
 from bgpi.records import GameEnded, MatchStarted, Played
-from bgpi.rules import Match, Play, Position, apply_move, legal_plays
-from bgpi.table import Phase
+from bgpi.rules import Move, Play, Position, apply_move, legal_plays
+from bgpi.table import Ask, DecisionRequest, Intent, Phase, Table
 from tests.engine.conftest import needs_gnubg
 
 pytestmark = needs_gnubg
 
 
-class Witness(EngineSide):
-    """gnubg's side, keeping each play it chose with the legal plays of that roll, and
+class Witness(EngineSeat):
+    """gnubg's seat, keeping each play it chose with the legal plays of that roll, and
     killing gnubg once, after its tenth play."""
 
     def __init__(self, engine: GnubgEngine, said: list[str]) -> None:
@@ -28,14 +28,17 @@ class Witness(EngineSide):
         self.chosen: list[tuple[Play, list[Play]]] = []
         self.views: list[Position] = []
 
-    def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
-        play = super().choose(view, match, rng)
-        assert match.dice is not None
-        self.chosen.append((play, legal_plays(view, match.dice)))
-        self.views.append(view)
-        if len(self.chosen) == 10:
-            self.gnubg.process.kill()
-        return play
+    def decide(self, request: DecisionRequest, table: Table) -> Intent | tuple[Move, ...]:
+        answer = super().decide(request, table)
+        if request.ask is Ask.PLAY:
+            view, dice = table.mover_view, table.match.dice
+            assert dice is not None and isinstance(answer, tuple)
+            legal = legal_plays(view, dice)
+            self.chosen.append((next(p for p in legal if p.moves == answer), legal))
+            self.views.append(view)
+            if len(self.chosen) == 10:
+                self.gnubg.process.kill()
+        return answer
 
 
 def test_gnubg_plays_a_whole_match_every_play_legal_and_survives_a_kill(tmp_path: Path) -> None:
