@@ -87,11 +87,12 @@ def play_match(
         printer.flush()
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
-        _act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"))
+        act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"))
     raise RuntimeError(f"the demo made {MAX_ACTIONS} actions without finishing the match")
 
 
-def _act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
+def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
+    """One step of the demo: what the hands or the buttons do next, or the engine asked again."""
     phase, match = sim.phase, sim.match
     turn = match.turn
     request = waiting(sim.table)
