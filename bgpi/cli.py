@@ -355,6 +355,41 @@ def _match_options(parser: argparse.ArgumentParser) -> None:
     kind.add_argument("--money", action="store_true", help="a money session instead")
 
 
+def _diagnose_options(check: argparse.ArgumentParser) -> None:
+    only = check.add_mutually_exclusive_group()
+    for step in ("leds", "switches", "buttons"):
+        only.add_argument(
+            f"--{step}-only", dest="only", action="store_const", const=step, help=f"only the {step}"
+        )
+    check.add_argument(
+        "--seconds",
+        type=float,
+        default=60.0,
+        help="how long to watch the switches, and to wait for each button (default: 60)",
+    )
+    check.add_argument(
+        "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
+    )
+
+
+def _analyse_options(analyse: argparse.ArgumentParser) -> None:
+    analyse.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
+    analyse.add_argument(
+        "--level",
+        type=_level,
+        default="expert",
+        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
+    )
+    analyse.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="the longest gnubg may take, in seconds (default: 600)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="FILE", help="the TOML configuration file")
@@ -404,20 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
     _match_options(sim)
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
-    only = check.add_mutually_exclusive_group()
-    for step in ("leds", "switches", "buttons"):
-        only.add_argument(
-            f"--{step}-only", dest="only", action="store_const", const=step, help=f"only the {step}"
-        )
-    check.add_argument(
-        "--seconds",
-        type=float,
-        default=60.0,
-        help="how long to watch the switches, and to wait for each button (default: 60)",
-    )
-    check.add_argument(
-        "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
-    )
+    _diagnose_options(check)
     from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
 
     calibrate = command(
@@ -427,21 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.formatter_class = argparse.RawDescriptionHelpFormatter
     add_arguments(calibrate)
     analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
-    analyse.add_argument(
-        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
-    )
-    analyse.add_argument(
-        "--level",
-        type=_level,
-        default="expert",
-        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
-    )
-    analyse.add_argument(
-        "--timeout",
-        type=float,
-        default=600.0,
-        help="the longest gnubg may take, in seconds (default: 600)",
-    )
+    _analyse_options(analyse)
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
