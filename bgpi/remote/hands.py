@@ -13,7 +13,7 @@ from typing import Final
 from bgpi.demo import PipPlayer
 from bgpi.records import Played
 from bgpi.remote.wire import Action, Intent
-from bgpi.rules import Move, Position, legal_plays
+from bgpi.rules import Move
 from bgpi.simtable import SimTable
 from bgpi.table import Chosen, Decided, Phase
 from bgpi.table import Intent as TableIntent
@@ -99,14 +99,13 @@ def decide(sim: SimTable, player: PipPlayer, side: int, at: int, rng: random.Ran
     if phase is Phase.OPENING:
         return Intent(at, Action.OPENING)
     if phase is Phase.BEFORE_ROLL:
-        wants = match.may_double(side) and player.doubles(sim.table.mover_view_of(side))
+        wants = match.may_double(side) and player.doubles(sim.table.mover_view_of(side), match)
         return Intent(at, Action.DOUBLE if wants else Action.ROLL)
     if phase is Phase.DOUBLED:
         beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
-        answer = player.answer(sim.table.mover_view_of(side), beaver)
+        answer = player.answer(sim.table.mover_view_of(side), match, beaver)
         return Intent(at, Action(answer))
     if phase is Phase.MOVING and match.dice is not None:
-        view: Position = sim.table.mover_view
-        choice = player.choose(legal_plays(view, match.dice), rng)
+        choice = player.choose(sim.table.mover_view, match, rng)
         return Intent(at, Action.PLAY, Played.of(side, choice.moves).moves)
     raise UnmadeIntentError(f"nothing to decide in phase {phase.value}")
