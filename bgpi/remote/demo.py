@@ -18,7 +18,7 @@ from pathlib import Path
 from bgpi.demo import PipPlayer
 from bgpi.driver import Journal, MemoryJournal
 from bgpi.gamelog import GameLog
-from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled, Seat
+from bgpi.records import MatchStarted, OpeningDie, Record, Rolled, Seat
 from bgpi.remote.broker import Broker
 from bgpi.remote.hands import UnmadeIntentError, decide, make, make_theirs
 from bgpi.remote.link import Link
@@ -52,11 +52,18 @@ def seats_of(side: int) -> tuple[Seat, Seat]:
 class ExchangedDice:
     """The table's dice, drawn with the other board (commit, reveal), numbered in the match."""
 
-    def __init__(self, link: Link, records: Sequence[Record]) -> None:
-        self.link = link
+    def __init__(
+        self,
+        link: Link,
+        records: Sequence[Record],
+        announce: Callable[[], None] | None = None,
+    ) -> None:
+        self.link, self.announce = link, announce
         self.draws = sum(isinstance(r, OpeningDie | Rolled) for r in records)
 
     def roll(self) -> tuple[int, int]:
+        if self.announce is not None:  # my seat's roll: its intent goes out before the dice
+            self.announce()
         dice = self.link.dice(self.draws)
         self.draws += 1
         return dice
@@ -160,10 +167,9 @@ def _step(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> boo
         sim.roll(side)
     elif todo is Todo.WAIT:
         link.wait(0.2)
-    elif todo is Todo.SEND_PLAY:
-        played = records[step.at]
-        assert isinstance(played, Played)
-        link.send(Intent(step.at, Action.PLAY, played.moves))
+    elif todo is Todo.SEND_OWED:
+        assert step.intent is not None
+        link.send(step.intent)
     elif todo is Todo.MAKE_THEIRS:
         _make(sim, link, step.intent, 1 - side)
     else:  # my seat: an intent sent before a restart, or a new decision

@@ -27,7 +27,7 @@ class Todo(Enum):
     DONE = "the match is over"
     DECIDE = "decide for my seat"
     REDO_MINE = "make my intent sent before a restart"
-    SEND_PLAY = "send my committed play"
+    SEND_OWED = "send what my seat did: a committed play, a cube action made by a press"
     MAKE_THEIRS = "make the other seat's intent"
     WAIT = "wait for the other board"
 
@@ -63,10 +63,11 @@ def next_step(
     theirs: Sequence[Intent],
 ) -> Next:
     at = len(records)
-    sent_plays = {i.at for i in mine if i.action is Action.PLAY}
+    sent = {i.at for i in mine}
     for index, record in enumerate(records):
-        if isinstance(record, Played) and record.player == side and index not in sent_plays:
-            return Next(Todo.SEND_PLAY, at=index)
+        owed = intent_of(record, index, side)
+        if owed is not None and index not in sent:
+            return Next(Todo.SEND_OWED, owed, index)
     pending = [i for i in mine if i.at == at and i.action is not Action.PLAY]
     if pending:
         return Next(Todo.REDO_MINE, pending[-1], at)
@@ -80,6 +81,21 @@ def next_step(
         if intent.at == at:
             return Next(Todo.MAKE_THEIRS, intent, at)
     return Next(Todo.WAIT, at=at)
+
+
+def intent_of(record: Record, index: int, side: int) -> Intent | None:
+    """The intent of ``side``'s seat that record ``index`` is the first record of, if any."""
+    if getattr(record, "player", None) != side:
+        return None
+    if isinstance(record, Played):
+        return Intent(index, Action.PLAY, record.moves)
+    if isinstance(record, CubeAction):
+        return Intent(index, Action(record.action))
+    if isinstance(record, OpeningDie):
+        return Intent(index, Action.OPENING)
+    if isinstance(record, Rolled):
+        return Intent(index, Action.ROLL)
+    return None
 
 
 def expected(intent: Intent) -> tuple[type, str]:

@@ -65,7 +65,7 @@ def test_my_play_is_sent_once_committed_and_an_intent_sent_before_a_restart_is_m
     make_theirs(sim, Intent(3, Action.OPENING), BLACK)
     assert plan(sim, WHITE, mine, []) == Next(Todo.DECIDE, at=5)
     make(sim, Intent(5, Action.PLAY, OPENING_31), WHITE)
-    assert plan(sim, WHITE, mine, []) == Next(Todo.SEND_PLAY, at=5)
+    assert plan(sim, WHITE, mine, []) == Next(Todo.SEND_OWED, Intent(5, Action.PLAY, OPENING_31), 5)
     mine.append(Intent(5, Action.PLAY, OPENING_31))
     assert plan(sim, WHITE, mine, []) == Next(Todo.WAIT, at=6)
 
