@@ -29,6 +29,7 @@ from bgpi.remote.wire import Action, Intent
 from bgpi.simtable import SimTable
 from bgpi.table import Chosen, Decided, Phase
 from bgpi.table import Intent as TableIntent
+from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.run import Address, serve_sim
 from bgpi.web.server import CommandError
 from bgpi.web.session import SimSession
@@ -149,11 +150,15 @@ def run_remote_sim(
             sim.setup()
         session = RemoteSimSession(sim, config.ledmap, config.style, link)
 
+        token = None if is_loopback(host) else new_token()
+
         def ready(address: Address) -> None:
             print(f"bgpi sim: {address.url}", flush=True)
+            if token is not None:
+                print("bgpi sim: bound to the network: every request needs the token above")
             seat = f"{side_name(game.side)} against a remote board, match {game.pairing.code}"
             print(f"bgpi sim: {seat}", flush=True)
 
         with suppress(KeyboardInterrupt):
-            asyncio.run(serve_sim(session, host=host, port=port, token=None, ready=ready))
+            asyncio.run(serve_sim(session, host=host, port=port, token=token, ready=ready))
     return 0
