@@ -31,6 +31,7 @@ from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.notify import Notifier
+from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import Journal
 from bgpi.table import Table, TableConfig
@@ -100,12 +101,14 @@ def table_config(config: Config) -> TableConfig:
 
 
 def resume(config: Config, journal: Journal) -> Table:
-    """The table the journal leads to; a new match from the config if it holds none."""
+    """The table the journal leads to (finishing a step an older bgpi journaled only half
+    of); a new match from the config if it holds none."""
     records = journal.records()
     if not records:
         journal.new_match(config.match_record())
         records = journal.records()
-    return Table.replay(table_config(config), records)
+    table, _ = complete(table_config(config), records, journal)
+    return table
 
 
 Observer = Callable[[Driver, Journal], None]

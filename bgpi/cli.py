@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgpi import __version__
 from bgpi.config import Config, ConfigError, load, show
+from bgpi.hal.errors import one_line
+
+if TYPE_CHECKING:
+    from bgpi.records import MatchStarted
 
 log = logging.getLogger("bgpi")
 
@@ -23,6 +29,26 @@ OK, FAILED, USAGE = 0, 1, 2
 
 class CommandError(Exception):
     """A command that cannot do its work: the message says why; exit status 1."""
+
+
+class UsageError(ValueError):
+    """An argument that cannot be meant (bad dice, a bad Position ID): exit status 2."""
+
+
+def _bounded(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (no bound when None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            upper = f" to {high}" if high is not None else " or more"
+            raise argparse.ArgumentTypeError(f"{what} is {low}{upper}, got {value}")
+        return value
+
+    return parse
 
 
 def _journal_path(config: Config, args: argparse.Namespace) -> Path:
@@ -41,7 +67,8 @@ def _run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.companion import Companion  # noqa: PLC0415
 
     companion = Companion(config, host=config.web.host, port=config.web.port)
-    print(f"bgpi run: the companion page is at {companion.start().url}", flush=True)
+    for url in companion.start().urls:
+        print(f"bgpi run: the companion page is at {url}", flush=True)
     app.observer = companion
     try:
         return app.run()
@@ -49,15 +76,14 @@ def _run(config: Config, args: argparse.Namespace) -> int:
         companion.close()
 
 
-def _demo(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.demo import play_match  # noqa: PLC0415
+def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
+    """The config's match, with the command line's ``--length`` or ``--money`` over it; a
+    money session drops the options that exist only in money play's absence and vice versa."""
     from bgpi.records import MatchStarted  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     base = config.match_record()
     length = 0 if args.money else (args.length if args.length is not None else base.length)
-    match = MatchStarted(
+    return MatchStarted(
         length,
         base.crawford,
         base.jacoby if not length else False,
@@ -66,7 +92,17 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         base.cube_limit,
         base.names,
     )
-    games = args.games if args.games is not None else (3 if not length else None)
+
+
+def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.resume import complete  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    match = _chosen_match(config, args)
+    games = args.games if args.games is not None else (3 if not match.length else None)
     print(f"bgpi demo, seed {seed}")
     if args.state_dir is None and not config.state.dir:
         sim = play_match(match, seed=seed, games=games)
@@ -75,6 +111,8 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         with Journal.open(path) as journal:
             records = journal.records() if journal.matches() else []
+            if records and not journal.matches()[-1].finished:
+                _, records = complete(table_config(config), records, journal)
             ongoing = records and not journal.matches()[-1].finished
             start = records if ongoing else match
             sim = play_match(start, seed=seed, games=games, journal=journal)
@@ -87,9 +125,16 @@ def _sim(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.run import run_sim  # noqa: PLC0415
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
-    keep = args.state_dir is not None or bool(config.state.dir)
-    state_dir = config.state_dir(args.state_dir) if keep else None
-    return run_sim(config, host=args.host, port=args.port, seed=seed, state_dir=state_dir)
+    # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
+    # and `bgpi export` find it and Ctrl-C loses nothing.
+    return run_sim(
+        config,
+        host=args.host,
+        port=args.port,
+        seed=seed,
+        state_dir=config.state_dir(args.state_dir),
+        match=_chosen_match(config, args),
+    )
 
 
 def _diagnose(config: Config, args: argparse.Namespace) -> int:
@@ -154,8 +199,11 @@ def _config_show(config: Config, args: argparse.Namespace) -> int:
 def _plays(config: Config, args: argparse.Namespace) -> int:
     from bgpi.rules import Position, legal_plays, parse_roll  # noqa: PLC0415
 
-    pos = Position.from_id(args.position) if args.position else Position.initial()
-    roll = parse_roll(args.dice)
+    try:
+        pos = Position.from_id(args.position) if args.position else Position.initial()
+        roll = parse_roll(args.dice)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     print(pos)
     plays = legal_plays(pos, roll)
     print(f"{len(plays)} legal plays of {roll[0]}-{roll[1]}:")
@@ -165,6 +213,14 @@ def _plays(config: Config, args: argparse.Namespace) -> int:
 
 
 Command = Callable[[Config, argparse.Namespace], int]
+
+
+def _match_options(parser: argparse.ArgumentParser) -> None:
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--length", type=_bounded(1, 99, "a match length"), help="match length (default: config)"
+    )
+    kind.add_argument("--money", action="store_true", help="a money session instead")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -187,17 +243,24 @@ def build_parser() -> argparse.ArgumentParser:
     command("run", _run, "run the table on the configured hardware (the service)")
     demo = command("demo", _demo, "two built-in players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
-    demo.add_argument("--length", type=int, help="match length (default: the config's)")
-    demo.add_argument("--money", action="store_true", help="a money session instead")
-    demo.add_argument("--games", type=int, help="stop after this many games")
+    _match_options(demo)
+    demo.add_argument(
+        "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
+    )
     sim = command("sim", _sim, "play on the simulated board in the browser")
-    sim.add_argument("--port", type=int, default=8421, help="the page's port (default: 8421)")
+    sim.add_argument(
+        "--port",
+        type=_bounded(0, 65535, "a port"),
+        default=8421,
+        help="the page's port (default: 8421; 0: any free port)",
+    )
     sim.add_argument(
         "--host",
         default="127.0.0.1",
         help="the address to bind (default: 127.0.0.1; any other needs the printed token)",
     )
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
+    _match_options(sim)
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
     only = check.add_mutually_exclusive_group()
     for step in ("leds", "switches", "buttons"):
@@ -222,7 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.formatter_class = argparse.RawDescriptionHelpFormatter
     add_arguments(calibrate)
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
-    export.add_argument("--match", type=int, help="the match number (default: the latest)")
+    export.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
     export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
     command("status", _status, "print the current position, Position ID and Match ID")
     config = commands.add_parser("config", help="check or show the configuration")
@@ -251,10 +316,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
     try:
         code: int = args.run(config, args)
-    except (CommandError, ValueError, RuntimeError, OSError) as exc:
+    except BrokenPipeError:
+        return _reader_gone()
+    except UsageError as exc:
+        print(f"bgpi {args.command}: {exc}", file=sys.stderr)
+        return USAGE
+    except (CommandError, ValueError, LookupError, RuntimeError, OSError) as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return FAILED
+    except Exception as exc:
+        # Whatever escapes the commands' own errors is a bug; the user still gets one line,
+        # and -vv logs the traceback for the report.
+        log.debug("traceback", exc_info=True)
+        print(f"bgpi {args.command}: internal error: {one_line(exc)}", file=sys.stderr)
+        return FAILED
     return code
+
+
+def _reader_gone() -> int:
+    """The reader of our output went away (``bgpi plays 31 | head``): not an error worth a
+    message. stdout is pointed at /dev/null so the interpreter's own flush at exit is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return FAILED
 
 
 if __name__ == "__main__":

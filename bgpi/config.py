@@ -212,6 +212,12 @@ def load(path: str | Path | None) -> Config:
             data = tomllib.load(file)
     except FileNotFoundError:
         raise ConfigError(source, "(file)", "no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(source, "(file)", "is a directory, not a TOML file") from None
+    except PermissionError:
+        raise ConfigError(source, "(file)", "cannot be read: permission denied") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(source, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, "(syntax)", str(exc)) from None
     return parse(data, source)

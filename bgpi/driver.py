@@ -1,14 +1,16 @@
 """What the shell does with each event, in one place: the app's event loop and the simulator
 harness both drive the table through a :class:`Driver`.
 
-For each event: the table decides; every record it decided is appended to the journal (and
-so is on disk) before anything is shown; dice are rolled when asked for and fed back; then
-the scene is rendered and the pixels written only if the frame changed.
+For each event: the table decides; the records it decided are appended to the journal in one
+transaction (so they are on disk, all or none) before anything is shown; dice are rolled when
+asked for and fed back; then the scene is rendered and the pixels written only if the frame
+changed.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -19,7 +21,7 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
-from bgpi.table import DiceRolled, Event, Fault, Press, Seen, Table, Tick
+from bgpi.table import DecisionRequest, DiceRolled, Event, Fault, Press, Seen, Table, Tick
 from bgpi.view import scene_of
 from bgpi.words import RGB
 
@@ -30,6 +32,9 @@ class Journal(Protocol):
     """Where records go before they are shown (bgpi.store.Journal, or a list in memory)."""
 
     def append(self, record: Record) -> int: ...
+
+    def append_all(self, records: Sequence[Record]) -> None:
+        """The records of one step, all or none: a power cut never leaves half a step."""
 
     def new_match(self, record: MatchStarted) -> int: ...
 
@@ -43,6 +48,13 @@ class MemoryJournal:
     def append(self, record: Record) -> int:
         self.records.append(record)
         return len(self.records)
+
+    def append_all(self, records: Sequence[Record]) -> None:
+        for record in records:
+            if isinstance(record, MatchStarted):
+                self.new_match(record)
+            else:
+                self.append(record)
 
     def new_match(self, record: MatchStarted) -> int:
         self.records = [record]
@@ -63,6 +75,9 @@ class Driver:
     frame: tuple[RGB, ...] | None = None
     frames_written: int = 0
     log: list[Record] = field(default_factory=list)  # the current match's records, in order
+    # Told when the table waits for a seat that is not a person here (the engine, a remote
+    # board); its answer comes back as an event through dispatch, never from inside ask.
+    ask: Callable[[DecisionRequest], None] | None = None
     _due: float | None = None  # when a blinking light next changes the frame
 
     def sensor(self, frame: SensorFrame) -> None:
@@ -93,14 +108,17 @@ class Driver:
     def dispatch(self, event: Event) -> None:
         before = self.table
         step = before.handle(event)
+        self.journal.append_all(step.records)
         for record in step.records:
             if isinstance(record, MatchStarted):
-                self.journal.new_match(record)
                 self.log = [record]  # a service runs for months: keep one match, not all
             else:
-                self.journal.append(record)
                 self.log.append(record)
         self.table = step.table
+        if step.refused is not None:
+            log.warning("refused: %s", step.refused)
+        if step.request is not None and self.ask is not None:
+            self.ask(step.request)
         if step.dice is not None:
             request = step.dice
             values = self.dice.roll() if request.count == 2 else (self.dice.die(),)

@@ -183,34 +183,38 @@ class Journal:
             raise TypeError(f"a match starts with MatchStarted, not {record!r}")
         stamp = self._clock() if at is None else at
         with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO matches (started_at, length, white, black) VALUES (?, ?, ?, ?)",
-                (stamp, record.length, *record.names),
-            )
-            match_id = cursor.lastrowid
-            assert match_id is not None
-            db.execute(
-                "INSERT INTO records (match_id, seq, kind, at, record) VALUES (?, 0, ?, ?, ?)",
-                (match_id, record.kind, stamp, to_json(record)),
-            )
-        return match_id
+            return _insert_match(db, record, stamp)
 
     def append(self, record: Record, *, at: float | None = None) -> int:
         """Append ``record`` to the latest match, committed before this returns; return its
         sequence number in the match. A ``MatchStarted`` starts a new match (number 0)."""
-        if isinstance(record, MatchStarted):
-            self.new_match(record, at=at)
-            return 0
-        text = to_json(record)
         stamp = self._clock() if at is None else at
         with self._transaction() as db:
-            match_id = self._latest(db)
-            (seq,) = db.execute(
-                "INSERT INTO records (match_id, seq, kind, at, record) "
-                "SELECT ?, MAX(seq) + 1, ?, ?, ? FROM records WHERE match_id = ? "
-                "RETURNING seq",
-                (match_id, record.kind, stamp, text, match_id),
-            ).fetchone()
+            return self._insert(db, record, stamp)
+
+    def append_all(self, records: Sequence[Record], *, at: float | None = None) -> None:
+        """Append every record of one table step in one transaction: a power cut leaves all
+        of them or none. (A step deciding two records, say the winning play and the game's
+        end, must never be half journaled: the table would replay to a state no press moves
+        on from.) A ``MatchStarted`` among them starts a new match for those after it."""
+        if not records:
+            return
+        stamp = self._clock() if at is None else at
+        with self._transaction() as db:
+            for record in records:
+                self._insert(db, record, stamp)
+
+    def _insert(self, db: sqlite3.Connection, record: Record, stamp: float) -> int:
+        if isinstance(record, MatchStarted):
+            _insert_match(db, record, stamp)
+            return 0
+        match_id = self._latest(db)
+        (seq,) = db.execute(
+            "INSERT INTO records (match_id, seq, kind, at, record) "
+            "SELECT ?, MAX(seq) + 1, ?, ?, ? FROM records WHERE match_id = ? "
+            "RETURNING seq",
+            (match_id, record.kind, stamp, to_json(record), match_id),
+        ).fetchone()
         return int(seq)
 
     # -- reading -----------------------------------------------------------------------------
@@ -316,6 +320,20 @@ class Journal:
             expected = "is not" if index == 0 else "is"
             raise CorruptJournalError(f"{where} {expected} a MatchStarted")
         return record
+
+
+def _insert_match(db: sqlite3.Connection, record: MatchStarted, stamp: float) -> int:
+    cursor = db.execute(
+        "INSERT INTO matches (started_at, length, white, black) VALUES (?, ?, ?, ?)",
+        (stamp, record.length, *record.names),
+    )
+    match_id = cursor.lastrowid
+    assert match_id is not None
+    db.execute(
+        "INSERT INTO records (match_id, seq, kind, at, record) VALUES (?, 0, ?, ?, ?)",
+        (match_id, record.kind, stamp, to_json(record)),
+    )
+    return match_id
 
 
 def _pair(values: list[int]) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import bgpi
 
 ROOT = Path(bgpi.__file__).parent
-CORE = ("rules", "sensing", "lights", "table.py", "words.py", "geometry.py", "frame.py")
+CORE = ("rules", "sensing", "lights", "table", "words.py", "geometry.py", "frame.py")
 
 
 def _module(path: Path) -> str:
@@ -46,6 +46,7 @@ def _core_files() -> list[Path]:
     files: list[Path] = []
     for name in CORE:
         path = ROOT / name
+        assert path.exists(), f"{path} moved: name the core's new place in CORE"
         files.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
     return files
 

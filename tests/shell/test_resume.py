@@ -1,0 +1,111 @@
+"""Replay never wedges: every prefix of a match (each a journal a power cut could leave, even
+one written by an older bgpi that journaled a step's records one commit each) resumes to a
+table that some press moves on, and the records it owes are the ones the match went on with."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgpi.driver import MemoryJournal
+from bgpi.hal.geometry import Geometry
+from bgpi.records import (
+    CubeAction,
+    GameEnded,
+    GameStarted,
+    MatchStarted,
+    OpeningDie,
+    OpeningRolled,
+    Played,
+    Record,
+    Rolled,
+)
+from bgpi.resume import complete, owed, resume
+from bgpi.sensing.board import capacities
+from bgpi.table import Phase, Table, TableConfig
+from tests.shell.matches import play_match
+from tests.shell.presses import moves_on
+
+CONFIG = TableConfig(capacities(Geometry.default()))
+
+
+def with_opening_dice(records: list[Record]) -> list[Record]:
+    """The records as the table journals them: each player's opening die before the roll."""
+    out: list[Record] = []
+    for record in records:
+        if isinstance(record, OpeningRolled):
+            out += [OpeningDie(0, record.white), OpeningDie(1, record.black)]
+        out.append(record)
+    return out
+
+
+OPENING_HALF = [MatchStarted(5), GameStarted(), OpeningDie(0, 2), OpeningDie(1, 3)]
+
+
+def test_the_issue_s_journal_owes_its_opening_roll() -> None:
+    table = Table.replay(CONFIG, OPENING_HALF)
+    assert not moves_on(table)  # what an older bgpi left: no press moves it on
+    resumed, missing = resume(CONFIG, OPENING_HALF)
+    assert missing == (OpeningRolled(2, 3),)
+    assert resumed.phase is Phase.MOVING and resumed.match.turn == 1
+    assert moves_on(resumed)
+
+
+def test_a_journaled_drop_owes_the_game_s_end() -> None:
+    records: list[Record] = [
+        MatchStarted(5),
+        GameStarted(),
+        OpeningRolled(3, 1),
+        Played(0, ((8, 5, 3, False), (6, 5, 1, False))),
+        Rolled(1, (6, 4)),
+        Played(1, ((24, 18, 6, False), (13, 9, 4, False))),
+        CubeAction(0, "double"),
+        CubeAction(1, "drop"),
+    ]
+    assert not moves_on(Table.replay(CONFIG, records))
+    journal = MemoryJournal([*records])
+    table, now = complete(CONFIG, records, journal)
+    assert now[len(records) :] == [GameEnded(0, 1, 1, dropped=True)]
+    assert journal.records == now
+    assert table.phase is Phase.GAME_OVER and table.match.score == (1, 0)
+    assert moves_on(table)
+
+
+def test_a_table_between_steps_owes_nothing() -> None:
+    records = play_match(3, MatchStarted(3))
+    journal = MemoryJournal([*records])
+    table, now = complete(CONFIG, records, journal)
+    assert now == records == journal.records
+    assert table.phase is Phase.MATCH_OVER
+
+
+STARTS = [
+    MatchStarted(1),
+    MatchStarted(3),
+    MatchStarted(5),
+    MatchStarted(0, jacoby=True, beaver=True, automatic_doubles=1),
+    MatchStarted(0, crawford=False, beaver=True, cube_limit=8),
+]
+
+
+@pytest.mark.parametrize("start", STARTS, ids=lambda s: f"length{s.length}")
+def test_every_prefix_of_a_match_resumes_to_a_table_that_moves_on(start: MatchStarted) -> None:
+    kinds: set[str] = set()
+    for seed in range(6):
+        records = with_opening_dice(play_match(seed, start, double_rate=0.15))
+        table = Table.start(CONFIG, records[0])
+        for end in range(1, len(records) + 1):
+            if end > 1:
+                table = table.apply(records[end - 1])
+            missing = owed(table)
+            where = f"seed {seed}, the first {end} records, ending {records[end - 1]}"
+            # What a half-written step owes is what the match did next.
+            assert list(missing) == records[end : end + len(missing)], where
+            resumed = table
+            for record in missing:
+                resumed = resumed.apply(record)
+            assert moves_on(resumed), where
+            if missing:
+                kinds.add(type(records[end - 1]).__name__)
+                assert not moves_on(table), where  # the wedge the completion undoes
+    # Every kind of half-written step came up: the opening dice, a winning play, a drop.
+    assert {"OpeningDie", "Played", "CubeAction"} <= kinds or start.length == 1
