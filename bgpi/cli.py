@@ -7,6 +7,7 @@ quiet unless ``-v``.
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import os
 import secrets
@@ -20,7 +21,10 @@ from bgpi.config import Config, ConfigError, load, show
 from bgpi.hal.errors import one_line
 
 if TYPE_CHECKING:
+    from bgpi.demo import Side
+    from bgpi.engine.seats import Seat
     from bgpi.records import MatchStarted
+    from bgpi.simtable import SimTable
 
 log = logging.getLogger("bgpi")
 
@@ -94,28 +98,58 @@ def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
     )
 
 
-def _demo(config: Config, args: argparse.Namespace) -> int:
+def _seat(text: str) -> Seat:
+    """An argparse type: a seat (``demo``, ``gnubg``, ``gnubg:LEVEL``)."""
+    from bgpi.engine.seats import Seat  # noqa: PLC0415
+
+    try:
+        return Seat.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _demo_match(
+    config: Config, args: argparse.Namespace, seed: int, sides: tuple[Side, Side]
+) -> SimTable:
+    """The demo's match played (or resumed from the state directory's journal)."""
     from bgpi.app import table_config  # noqa: PLC0415
     from bgpi.demo import play_match  # noqa: PLC0415
     from bgpi.resume import complete  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     match = _chosen_match(config, args)
     games = args.games if args.games is not None else (3 if not match.length else None)
-    print(f"bgpi demo, seed {seed}")
     if args.state_dir is None and not config.state.dir:
-        sim = play_match(match, seed=seed, games=games)
-    else:
-        path = _journal_path(config, args)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with Journal.open(path) as journal:
-            records = journal.records() if journal.matches() else []
-            if records and not journal.matches()[-1].finished:
-                _, records = complete(table_config(config), records, journal)
-            ongoing = records and not journal.matches()[-1].finished
-            start = records if ongoing else match
-            sim = play_match(start, seed=seed, games=games, journal=journal)
+        return play_match(match, seed=seed, games=games, sides=sides)
+    path = _journal_path(config, args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Journal.open(path) as journal:
+        records = journal.records() if journal.matches() else []
+        if records and not journal.matches()[-1].finished:
+            _, records = complete(table_config(config), records, journal)
+        ongoing = records and not journal.matches()[-1].finished
+        start = records if ongoing else match
+        return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
+
+
+def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.demo import open_sides  # noqa: PLC0415
+    from bgpi.engine import EngineError  # noqa: PLC0415
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
+    try:
+        sides, engines = open_sides((args.white, args.black), say=say)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"bgpi demo, seed {seed}")
+    try:
+        sim = _demo_match(config, args, seed, sides)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        for engine in engines:
+            engine.close()
     score = sim.match.score
     print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
     return OK
@@ -166,6 +200,44 @@ def _export(config: Config, args: argparse.Namespace) -> int:
     return OK
 
 
+def _analyse(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.analysis import AnalysisStore, analysed, report  # noqa: PLC0415
+    from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    path = _journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path) as journal:
+        records = journal.records(args.match)
+        matches = journal.matches()
+    if not matches:
+        raise CommandError(f"the journal {path} holds no match yet")
+    match_id = args.match if args.match is not None else matches[-1].id
+    level = Level.parse(args.level)
+    engine = GnubgEngine(level, analysis_level=level, timeout=args.timeout)
+    try:
+        analysis, fresh = analysed(AnalysisStore(path), match_id, records, engine)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        engine.close()
+    print(f"match {match_id}{'' if fresh else ' (stored analysis)'}")
+    for line in report(analysis):
+        print(line)
+    return OK
+
+
+def _level(text: str) -> str:
+    """An argparse type: one of gnubg's level names."""
+    from bgpi.engine import Level  # noqa: PLC0415
+
+    try:
+        return Level.parse(text).value
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import table_config  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
@@ -212,6 +284,27 @@ def _plays(config: Config, args: argparse.Namespace) -> int:
     return OK
 
 
+def _flash_scanner(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.flash import FlashError, FlashUsageError, flash  # noqa: PLC0415
+
+    port = args.port or config.sensors.port
+    if port.startswith("usb:"):
+        print(
+            f"bgpi flash-scanner: give the Pico's device with --port, not {port}", file=sys.stderr
+        )
+        return USAGE
+    try:
+        flash(port, folder=args.firmware, say=lambda line: print(line, flush=True))
+    except FlashUsageError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return USAGE
+    except FlashError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return FAILED
+    print("done")
+    return OK
+
+
 Command = Callable[[Config, argparse.Namespace], int]
 
 
@@ -241,8 +334,17 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     command("run", _run, "run the table on the configured hardware (the service)")
-    demo = command("demo", _demo, "two built-in players play a match on the simulated board")
+    demo = command("demo", _demo, "two players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
+    for side in ("white", "black"):
+        demo.add_argument(
+            f"--{side}",
+            type=_seat,
+            default="demo",
+            metavar="SEAT",
+            help=f"who plays {side.title()}: demo (the built-in player, the default), gnubg "
+            "(expert) or gnubg:LEVEL (beginner ... grandmaster)",
+        )
     _match_options(demo)
     demo.add_argument(
         "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
@@ -284,6 +386,22 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.description = HELP
     calibrate.formatter_class = argparse.RawDescriptionHelpFormatter
     add_arguments(calibrate)
+    analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
+    analyse.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
+    analyse.add_argument(
+        "--level",
+        type=_level,
+        default="expert",
+        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
+    )
+    analyse.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="the longest gnubg may take, in seconds (default: 600)",
+    )
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
@@ -299,6 +417,16 @@ def build_parser() -> argparse.ArgumentParser:
         sub = config_commands.add_parser(name, parents=[common], help=text, description=text)
         sub.add_argument("file", nargs="?", help="the configuration file (same as --config)")
         sub.set_defaults(run=run)
+    flasher = command(
+        "flash-scanner",
+        _flash_scanner,
+        "put the scanner firmware on the connected Pico (mpremote), stopping bgpi.service "
+        "while it holds the port",
+    )
+    flasher.add_argument("--port", help="the Pico's device (default: the config's sensors.port)")
+    flasher.add_argument(
+        "--firmware", type=Path, metavar="DIR", help="the firmware folder (default: firmware/)"
+    )
     plays = command("plays", _plays, "list the legal plays of a roll")
     plays.add_argument("dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--position", help="gnubg Position ID (default: the starting position)")

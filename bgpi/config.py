@@ -15,10 +15,12 @@ Sections and keys (defaults in brackets)::
     [buttons]  backend ["sim"] (sim | gpio), bounce_ms [20], long_press_ms [800]
     [leds]     backend ["sim"] (sim | neopixel), wiring ["spi"] (spi | pwm),
                brightness [0.5], gamma [2.2], max_current_ma [2000], pixel_order ["GRB"]
+               (any order of RGB, or of RGBW for an RGBW strip)
     [leds.map]      a custom LED map (see bgpi.lights.ledmap); default: the built-in routing
     [leds.palette]  meaning = [r, g, b], to recolour a meaning
     [pins]     sensor_clock, sensor_data, sensor_select, sensor_latch, led_data,
-               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md)
+               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md;
+               led_data is an SPI MOSI, 20 or 10, for wiring "spi", a PWM pin for "pwm")
     [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
                automatic_doubles [0], cube_limit [64]
     [players]  white ["White"], black ["Black"]
@@ -36,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from bgpi.geometry import Geometry
-from bgpi.hal.pins import PinMap
+from bgpi.hal.neopixel import pixel_order_error
+from bgpi.hal.pins import PinMap, led_pin_error
 from bgpi.hal.registry import Kind, names
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
@@ -172,7 +175,6 @@ _CHOICES = {
     ("buttons", "backend"): ("sim", "gpio"),
     ("leds", "backend"): ("sim", "neopixel"),
     ("leds", "wiring"): ("spi", "pwm"),
-    ("leds", "pixel_order"): ("GRB", "RGB", "GRBW", "RGBW"),
 }
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("sensors", "point_slots"): (1, 15),
@@ -229,6 +231,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
         if name not in _SECTIONS:
             raise ConfigError(source, name, f"unknown section; known: {', '.join(_SECTIONS)}")
     sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
+    _check_strip(source, sections["leds"], sections["pins"])
     leds = data.get("leds", {})
     ledmap = _guard(source, "leds.map", lambda: _ledmap(leds.get("map")))
     style = _guard(source, "leds", lambda: _style(sections["leds"], leds.get("palette")))
@@ -238,6 +241,17 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
     _guard(source, "rules", config.match_record)
     return config
+
+
+def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:
+    """Refuse a strip ``bgpi run`` could not drive, here rather than in a restart loop."""
+    if pixel_order_error(leds.pixel_order):
+        raise ConfigError(source, "leds.pixel_order", pixel_order_error(leds.pixel_order))
+    # The pin matters only to the real strip, but a config is checked before it is used.
+    if led_pin_error(leds.wiring, pins.led_data):
+        raise ConfigError(
+            source, "pins.led_data", f"{led_pin_error(leds.wiring, pins.led_data)} (leds.wiring)"
+        )
 
 
 def _section(source: str, name: str, values: Any) -> Any:

@@ -88,7 +88,11 @@ BACKENDS: Final = (
         "neopixel",
         "bgpi.hal.neopixel:NeoPixelStrip",
         # Brightness and gamma are applied by the renderer, within the power budget.
-        lambda s: {"wiring": s.led_wiring, "pixel_order": s.pixel_order},
+        lambda s: {
+            "wiring": s.led_wiring,
+            "pixel_order": s.pixel_order,
+            "data_pin": s.pins.led_data,
+        },
     ),
 )
 

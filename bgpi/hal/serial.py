@@ -62,6 +62,7 @@ COUNTS: Final = (
     "short",
     "oversized",
     "message",
+    "version",
     "gap",
     "refused",
     "silence",
@@ -344,6 +345,18 @@ class SerialSensors(ScannedSensors):
             if payload:
                 break
         else:
+            other = conn.decoder.other_version
+            if other:
+                # It speaks, but whole packets of another protocol: say which side is old.
+                fix = (
+                    "update its firmware with `bgpi flash-scanner`"
+                    if other < scanproto.VERSION
+                    else "update bgpi"
+                )
+                raise _LinkDownError(
+                    f"the scanner at {self.port} speaks protocol {other}, this bgpi speaks "
+                    f"{scanproto.VERSION}: {fix} ({FLASH})"
+                )
             raise _LinkDownError(
                 f"the device at {self.port} does not answer hello: is the scanner firmware "
                 f"on it? ({FLASH})"
@@ -529,6 +542,7 @@ class SerialSensors(ScannedSensors):
                 "short": "a packet too short to hold one",
                 "oversized": "more bytes than a packet holds",
                 "message": "a packet that is not a good message",
+                "version": "a packet of another protocol version",
                 "gap": "a gap in the sequence numbers (asked for a full frame)",
                 "refused": "an ERROR from the scanner",
             }[kind]

@@ -40,6 +40,7 @@ from bgpi.rules import (
     GameState,
     Match,
     Move,
+    Play,
     Position,
     apply_move,
     game_result,
@@ -250,7 +251,11 @@ class Table:
         result = self.mover_view
         for move in record.move_values():
             result = apply_move(result, move)
-        if result not in {play.result for play in legal_plays(self.mover_view, match.dice)}:
+        # The turn's tracker already knows every legal result (its index, built while the
+        # hands moved): checking there costs microseconds where regenerating the plays of a
+        # heavy roll costs tens of milliseconds on the way to the LEDs.
+        assert isinstance(self.at, Moving | Confirm | Guided)
+        if not self.at.tracker.is_legal(Play(record.move_values(), result)):
             raise ValueError(f"{record} is not a legal play of {match.dice} in {result.id()}")
         touched = frozenset(
             zone_of(mover, index) for move in record.moves for index in (move[0], move[1])
