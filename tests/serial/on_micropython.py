@@ -127,6 +127,8 @@ assert sp.crc16(packet[:-2]) == packet[-2] | packet[-1] << 8
 port.inbox = b"\r\x03\r\x01"
 scan.run()
 assert port.inbox == b"\r\x01", port.inbox
+
+
 # pico.py itself, on stand-ins for the Pico's machine module (the rest is MicroPython's own).
 class FakeWDT:
     def __init__(self, timeout=0):
