@@ -47,10 +47,11 @@ class Board:
         out, err = self.process.communicate(timeout=timeout)
         return self.process.returncode, out, err
 
-    def kill(self) -> None:
+    def kill(self) -> str:
+        """Kill the process at once; what it had said on stderr."""
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
-        self.process.communicate(timeout=10)
+        return self.process.communicate(timeout=10)[1]
 
     def records(self) -> list[Record]:
         path = self.state / "journal.sqlite"
