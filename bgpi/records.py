@@ -27,6 +27,8 @@ class Kind(StrEnum):
     ROLL = "roll"
     PLAY = "play"
     CUBE = "cube"
+    RESIGN = "resign"
+    ANSWER = "answer"
     END = "end"
 
 
@@ -151,15 +153,37 @@ class CubeAction:
 
 
 @dataclass(frozen=True, slots=True)
+class ResignOffered:
+    """``player`` offers to resign the game as ``result`` (1 single, 2 gammon, 3
+    backgammon), times the cube; the other accepts or declines."""
+
+    kind: ClassVar[Kind] = Kind.RESIGN
+    player: int
+    result: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResignAnswered:
+    """``player`` accepted the resignation offered (the game's end follows) or declined it
+    (the game goes on where it was)."""
+
+    kind: ClassVar[Kind] = Kind.ANSWER
+    player: int
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
-    """A game won by a play that bore off the last checker (``result``), or by a drop
-    (``result`` 1, the cube's value before the double)."""
+    """A game won by a play that bore off the last checker (``result``), by a drop
+    (``result`` 1, the cube's value before the double), or by an accepted resignation
+    (``result`` what was offered)."""
 
     kind: ClassVar[Kind] = Kind.END
     winner: int
     result: int
     points: int
     dropped: bool = False
+    resigned: bool = False
 
     @property
     def game_result(self) -> GameResult:
@@ -174,6 +198,8 @@ Record = (
     | Rolled
     | Played
     | CubeAction
+    | ResignOffered
+    | ResignAnswered
     | GameEnded
 )
 
@@ -187,6 +213,8 @@ _KINDS: dict[Kind, type[Any]] = {
         Rolled,
         Played,
         CubeAction,
+        ResignOffered,
+        ResignAnswered,
         GameEnded,
     )
 }

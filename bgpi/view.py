@@ -13,7 +13,7 @@ from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows
 from bgpi.table.buttons import Hold
-from bgpi.table.phases import Confirm, Guided, Moving
+from bgpi.table.phases import Confirm, Guided, Moving, Resigning, ResignPending
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
 
@@ -42,6 +42,8 @@ def scene_of(table: Table) -> Scene:
         Phase.MOVING: _moving,
         Phase.CONFIRM: _confirm,
         Phase.GUIDED: _guided,
+        Phase.RESIGNING: _resigning,
+        Phase.RESIGN_OFFERED: _resigning,
         Phase.ENDING: _ending,
         Phase.GAME_OVER: _over,
         Phase.MATCH_OVER: _over,
@@ -151,6 +153,13 @@ def _guided(table: Table, scene: Scene) -> Scene:
         missing=tuple(entry for entry in diff.missing if entry[0] != dst),
         alert="wrong" if off else None,
     )
+
+
+def _resigning(table: Table, scene: Scene) -> Scene:
+    at = table.at
+    assert isinstance(at, Resigning | ResignPending)
+    offered = isinstance(at, ResignPending)
+    return replace(scene, resign=int(at.level), resign_offered=offered, dice_left=())
 
 
 def _ending(table: Table, scene: Scene) -> Scene:

@@ -30,6 +30,8 @@ from bgpi.table.phases import (
     Opening,
     Phase,
     PhaseState,
+    Resigning,
+    ResignPending,
     Setup,
 )
 from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
@@ -64,6 +66,8 @@ __all__ = [
     "Phase",
     "PhaseState",
     "Press",
+    "ResignPending",
+    "Resigning",
     "Row",
     "Seat",
     "Seen",

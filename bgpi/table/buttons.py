@@ -16,10 +16,17 @@ phase      player      button hold  intent                         when
 opening    either      ROLL   short roll my opening die            not rolled yet
 before     on roll     ROLL   short roll
 before     on roll     CUBE   short double                         the rules allow it
+before     on roll     CUBE   held  choose a resignation
 doubled    the other   ROLL   short take
 doubled    the other   ROLL   held  beaver                         the rules allow it
 doubled    the other   CUBE   short drop
 moving     on roll     ROLL   short end the turn                   a complete play shown
+moving     on roll     CUBE   held  choose a resignation
+resigning  on roll     ROLL   short offer the level shown
+resigning  on roll     CUBE   short show the next level (1, 2, 3, 1...)
+resigning  on roll     CUBE   held  play on: no resignation
+offered    the other   ROLL   short accept the resignation
+offered    the other   CUBE   short decline it: play goes on
 confirm    on roll     ROLL   short confirm the play lit
 confirm    on roll     CUBE   short light the next candidate
 game over  either      ROLL   short next game
@@ -71,6 +78,12 @@ class Intent(Enum):
     CONFIRM = "confirm"
     NEXT_CANDIDATE = "next candidate"
     NEXT_GAME = "next game"
+    RESIGN = "resign"
+    NEXT_LEVEL = "next level"
+    OFFER_RESIGN = "offer the resignation"
+    CANCEL_RESIGN = "play on"
+    ACCEPT_RESIGN = "accept the resignation"
+    DECLINE_RESIGN = "decline the resignation"
 
 
 SEAT_INTENTS: Final = frozenset(
@@ -82,6 +95,9 @@ SEAT_INTENTS: Final = frozenset(
         Intent.BEAVER,
         Intent.DROP,
         Intent.NEXT_GAME,
+        Intent.RESIGN,  # with the level, straight to the offer
+        Intent.ACCEPT_RESIGN,
+        Intent.DECLINE_RESIGN,
     }
 )
 """What a seat that is not a person here may decide (it gives its play as moves instead)."""
@@ -151,14 +167,27 @@ ROWS: Final = (
     Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, "rolls (ROLL)"),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, Meaning.DOUBLE, "doubles (CUBE)",
         _may_double),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN,
+        "hold CUBE to resign"),
     Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, Meaning.TAKE, "takes (ROLL)"),
-    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, "beavers (hold ROLL)",
+    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, "hold ROLL to beaver",
         _may_beaver),
     Row(P.DOUBLED, Who.OTHER, CUBE, S, Intent.DROP, Meaning.DROP, "drops (CUBE)"),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.END_TURN, "ROLL ends the turn",
         _played),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.ACKNOWLEDGE, "ROLL to pass",
         _cannot_move),
+    Row(P.MOVING, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN, "hold CUBE to resign"),
+    Row(P.RESIGNING, Who.ON_ROLL, ROLL, S, Intent.OFFER_RESIGN, Meaning.RESIGN,
+        "ROLL offers it"),
+    Row(P.RESIGNING, Who.ON_ROLL, CUBE, S, Intent.NEXT_LEVEL, Meaning.NEXT,
+        "CUBE shows the next"),
+    Row(P.RESIGNING, Who.ON_ROLL, CUBE, H, Intent.CANCEL_RESIGN, Meaning.DECLINE,
+        "hold CUBE to play on"),
+    Row(P.RESIGN_OFFERED, Who.OTHER, ROLL, S, Intent.ACCEPT_RESIGN, Meaning.ACCEPT,
+        "accepts (ROLL)"),
+    Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, Meaning.DECLINE,
+        "declines (CUBE)"),
     Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, Meaning.CONFIRM,
         "ROLL confirms the one lit"),
     Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, Meaning.NEXT,

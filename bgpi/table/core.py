@@ -32,6 +32,8 @@ from bgpi.records import (
     OpeningRolled,
     Played,
     Record,
+    ResignAnswered,
+    ResignOffered,
     Rolled,
     Seat,
 )
@@ -74,6 +76,8 @@ from bgpi.table.phases import (
     Opening,
     Phase,
     PhaseState,
+    Resigning,
+    ResignPending,
     Setup,
 )
 from bgpi.table.seats import Chosen, Decided, waiting
@@ -197,6 +201,10 @@ class Table:
             return self._played(record)
         if isinstance(record, CubeAction):
             return self._cube_action(record)
+        if isinstance(record, ResignOffered):
+            return self._resign_offered(record)
+        if isinstance(record, ResignAnswered):
+            return self._resign_answered(record)
         return self._game_ended(record)
 
     def _expect(self, phase: Phase, record: Record) -> Table:
@@ -276,9 +284,32 @@ class Table:
             raise ValueError(f"{record}: player {deciding} decides now")
         return replace(self, match=act(), at=after)
 
+    def _resign_offered(self, record: ResignOffered) -> Table:
+        at = self.at
+        back = at.back if isinstance(at, Resigning) else at
+        if not isinstance(back, BeforeRoll | Moving):
+            raise ValueError(f"{record} came in phase {self.phase.value}, not on a turn")
+        if record.player != self.match.turn:
+            raise ValueError(f"{record}: player {self.match.turn} is on roll")
+        level = GameResult(record.result)
+        match = self.match.resign(record.player, level)
+        return replace(self, match=match, at=ResignPending(level, back))
+
+    def _resign_answered(self, record: ResignAnswered) -> Table:
+        at = self._expect(Phase.RESIGN_OFFERED, record).at
+        assert isinstance(at, ResignPending)
+        if record.player != _other(self.match.resigner):
+            raise ValueError(f"{record}: player {_other(self.match.resigner)} answers")
+        if record.accepted:
+            return replace(self, match=self.match.accept_resignation(), at=Ending())
+        return replace(self, match=self.match.decline_resignation(), at=at.back)._read()
+
     def _game_ended(self, record: GameEnded) -> Table:
         match = self.match
-        if record.dropped:
+        if record.resigned:
+            if match.state is not GameState.RESIGNED or match.game_winner != record.winner:
+                raise ValueError(f"{record}: no resignation accepted by player {record.winner}")
+        elif record.dropped:
             if match.state is not GameState.DROPPED or match.game_winner != record.winner:
                 raise ValueError(f"{record}: no drop by player {_other(record.winner)}")
         else:
@@ -295,6 +326,8 @@ class Table:
         """React to one event: the next table, the records decided, dice wanted, and the
         decision now awaited from a seat that is not a person here (when it is new)."""
         step = self._handle(event)
+        if step.table is self or (step.table.at is self.at and step.table.match is self.match):
+            return step  # nothing a seat could be asked about has changed
         request = waiting(step.table)
         if request is not None and request != waiting(self):
             return replace(step, request=request)
@@ -402,6 +435,10 @@ class Table:
             return self._refuse(player, "a person at this board decides with the buttons")
         if intent not in SEAT_INTENTS or intent not in intents_of(self, player):
             return self._refuse(player, f"{intent.value} is not open in phase {self.phase.value}")
+        if intent is Intent.RESIGN:
+            if event.result is None:
+                return self._refuse(player, "a resignation names its level")
+            return self._decide(ResignOffered(player, int(event.result)))
         return self.intend(player, intent)
 
     def _chosen(self, event: Chosen) -> Step:
@@ -488,6 +525,37 @@ class Table:
             records.append(GameEnded(mover, int(result), points))
         return self._decide(*records)
 
+    def _resign(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, BeforeRoll | Moving)
+        return Step(replace(self, at=Resigning(GameResult.SINGLE, at)))
+
+    def _next_level(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Resigning)
+        level = GameResult(int(at.level) % len(GameResult) + 1)
+        return Step(replace(self, at=replace(at, level=level)))
+
+    def _offer_resign(self, player: int) -> Step:
+        assert isinstance(self.at, Resigning)
+        return self._decide(ResignOffered(player, int(self.at.level)))
+
+    def _cancel_resign(self, player: int) -> Step:
+        assert isinstance(self.at, Resigning)
+        return Step(replace(self, at=self.at.back)._read())
+
+    def _accept_resign(self, player: int) -> Step:
+        assert isinstance(self.at, ResignPending)
+        level = self.at.level
+        points = int(level) * self.match.cube  # as accept_resignation scores it
+        return self._decide(
+            ResignAnswered(player, accepted=True),
+            GameEnded(player, int(level), points, resigned=True),
+        )
+
+    def _decline_resign(self, player: int) -> Step:
+        return self._decide(ResignAnswered(player, accepted=False))
+
     def _next_game(self, player: int) -> Step:
         if self.phase is Phase.MATCH_OVER:
             return self._decide(MatchStarted.of(self.match.rules, self.names, self.seats))
@@ -518,6 +586,12 @@ _INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
     Intent.CONFIRM: Table._confirm,
     Intent.NEXT_CANDIDATE: Table._next_candidate,
     Intent.NEXT_GAME: Table._next_game,
+    Intent.RESIGN: Table._resign,
+    Intent.NEXT_LEVEL: Table._next_level,
+    Intent.OFFER_RESIGN: Table._offer_resign,
+    Intent.CANCEL_RESIGN: Table._cancel_resign,
+    Intent.ACCEPT_RESIGN: Table._accept_resign,
+    Intent.DECLINE_RESIGN: Table._decline_resign,
 }
 
 

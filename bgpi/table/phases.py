@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from bgpi.rules import Move, Position
+from bgpi.rules import GameResult, Move, Position
 from bgpi.sensing.tracker import Reading, TurnTracker
 
 
@@ -23,6 +23,8 @@ class Phase(Enum):
     MOVING = "moving"
     CONFIRM = "confirm"
     GUIDED = "guided play"
+    RESIGNING = "resigning"
+    RESIGN_OFFERED = "resignation offered"
     ENDING = "ending"
     GAME_OVER = "game over"
     MATCH_OVER = "match over"
@@ -97,6 +99,26 @@ class Guided:
 
 
 @dataclass(frozen=True, slots=True)
+class Resigning:
+    """The player on roll chooses how much to resign (``level``: 1 single, 2 gammon, 3
+    backgammon); ``back`` is where play goes on if they change their mind."""
+
+    kind: ClassVar[Phase] = Phase.RESIGNING
+    level: GameResult
+    back: BeforeRoll | Moving
+
+
+@dataclass(frozen=True, slots=True)
+class ResignPending:
+    """The player on roll has offered to resign ``level``; the other accepts or declines,
+    and a declined offer goes back to ``back``."""
+
+    kind: ClassVar[Phase] = Phase.RESIGN_OFFERED
+    level: GameResult
+    back: BeforeRoll | Moving
+
+
+@dataclass(frozen=True, slots=True)
 class Ending:
     """A play bore off the last checker: the end of the game follows in the same step."""
 
@@ -121,6 +143,8 @@ PhaseState = (
     | Moving
     | Confirm
     | Guided
+    | Resigning
+    | ResignPending
     | Ending
     | GameOver
     | MatchOver

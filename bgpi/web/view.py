@@ -25,7 +25,7 @@ from bgpi.lights.scene import Scene
 from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Guided, Phase, Table, active_rows
+from bgpi.table import Guided, Hold, Phase, Resigning, ResignPending, Table, active_rows
 from bgpi.view import scene_of
 from bgpi.words import (
     BAR_BLACK,
@@ -150,8 +150,15 @@ def status(table: Table, scene: Scene) -> str:
     does now, in the words of the table of rows (:mod:`bgpi.table.buttons`)."""
     if scene.alert == "wrong":
         return "The board is wrong: take away what blinks red, add where blue winks."
-    words = list(dict.fromkeys(row.words for _, row in active_rows(table)))
-    return _SENTENCES[table.phase](table, scene, words)
+    rows = active_rows(table)
+    words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
+    line = _SENTENCES[table.phase](table, scene, words)
+    # Held meanings have no light of their own (the button shows its short one): say them.
+    if not held:
+        return line
+    also = "; ".join(held)
+    return f"{line} {also[:1].upper()}{also[1:]}."
 
 
 def _either(words: Sequence[str]) -> str:
@@ -203,6 +210,18 @@ def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{chosen} Move {at.done + 1} of {len(at.moves)}: from {src} (blinking) to {dst}."
 
 
+def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Resigning | ResignPending)
+    level = at.level.name.lower()
+    points = int(at.level) * table.match.cube
+    worth = f"a {level} ({points} point{'' if points == 1 else 's'})"
+    if isinstance(at, Resigning):
+        return f"{table.names[turn]} resigns {worth}? {', '.join(words)}."
+    other = table.names[1 - turn]
+    return f"{table.names[turn]} offers to resign {worth}: {other} {_either(words)}."
+
+
 def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
     who = table.names[winner] if winner is not None else "Nobody"
@@ -228,6 +247,8 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,
     Phase.GUIDED: _guided,
+    Phase.RESIGNING: _resigning,
+    Phase.RESIGN_OFFERED: _resigning,
     Phase.ENDING: _setup,  # never shown: the end of the game follows in the same step
     Phase.GAME_OVER: _over,
     Phase.MATCH_OVER: _over,

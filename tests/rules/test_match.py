@@ -444,9 +444,9 @@ def test_a_player_may_resign_on_the_opponents_turn() -> None:
     assert match.score == (1, 0) and match.game_winner == 0 and match.turn == 0
 
 
-def test_jacoby_applies_to_a_resigned_gammon() -> None:
+def test_a_resigned_gammon_counts_double_under_jacoby_as_gnubg_scores_it() -> None:
     match = playing(MatchRules(jacoby=True), turn=1).resign(1, GAMMON).accept_resignation()
-    assert match.score == (1, 0)
+    assert match.score == (2, 0)
 
 
 def test_declined_resignation_lets_the_game_go_on() -> None:

@@ -20,9 +20,11 @@ from bgpi.records import (
     OpeningRolled,
     Played,
     Record,
+    ResignAnswered,
+    ResignOffered,
     Rolled,
 )
-from bgpi.rules import GameState, Position, parse_play
+from bgpi.rules import GameResult, GameState, Position, parse_play
 from bgpi.sensing.board import capacities, observe
 from bgpi.table import (
     BeforeRoll,
@@ -30,6 +32,7 @@ from bgpi.table import (
     MatchOver,
     Phase,
     Press,
+    Resigning,
     Seen,
     Step,
     Table,
@@ -128,6 +131,14 @@ def next_candidate(before: Table, step: Step) -> None:
     assert step.table.candidate == before.candidate + 1
 
 
+def level(result: GameResult) -> Check:
+    def check(before: Table, step: Step) -> None:
+        assert step.records == () and step.dice is None
+        assert isinstance(step.table.at, Resigning) and step.table.at.level is result
+
+    return check
+
+
 def goes_to(phase: Phase) -> Check:
     def check(before: Table, step: Step) -> None:
         assert step.table.phase is phase and step.records == () and step.dice is None
@@ -156,7 +167,7 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
             (BLACK, ROLL, SHORT): dice(BLACK, 2),
             (BLACK, ROLL, HELD): dice(BLACK, 2),
             (BLACK, CUBE, SHORT): decides(CubeAction(BLACK, Cube.DOUBLE)),
-            (BLACK, CUBE, HELD): decides(CubeAction(BLACK, Cube.DOUBLE)),
+            (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
         },
     ),
     "before roll, cube owned by the other": (
@@ -165,7 +176,11 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
             CubeAction(BLACK, Cube.DOUBLE),
             CubeAction(WHITE, Cube.TAKE),
         ),
-        {(BLACK, ROLL, SHORT): dice(BLACK, 2), (BLACK, ROLL, HELD): dice(BLACK, 2)},
+        {
+            (BLACK, ROLL, SHORT): dice(BLACK, 2),
+            (BLACK, ROLL, HELD): dice(BLACK, 2),
+            (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
+        },
     ),
     "before roll, board wrong": (
         lambda: settled(
@@ -201,13 +216,52 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
     ),
     "moving, play not made": (
         lambda: replay(*opened(MatchStarted(5)), Rolled(BLACK, (6, 5))),
-        {},
+        {(BLACK, CUBE, HELD): goes_to(Phase.RESIGNING)},
     ),
     "moving, play made": (
         lambda: moving_with("24/13"),
         {
             (BLACK, ROLL, SHORT): plays(BLACK, Phase.BEFORE_ROLL),
             (BLACK, ROLL, HELD): plays(BLACK, Phase.BEFORE_ROLL),
+            (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
+        },
+    ),
+    "resigning": (
+        lambda: press(replay(*opened(MatchStarted(5))), BLACK, CUBE, HELD).table,
+        {
+            (BLACK, ROLL, SHORT): decides(ResignOffered(BLACK, 1)),
+            (BLACK, ROLL, HELD): decides(ResignOffered(BLACK, 1)),
+            (BLACK, CUBE, SHORT): level(GameResult.GAMMON),
+            (BLACK, CUBE, HELD): goes_to(Phase.BEFORE_ROLL),
+        },
+    ),
+    "resigning a backgammon": (
+        lambda: replace(
+            replay(*opened(MatchStarted(5))), at=Resigning(GameResult.BACKGAMMON, BeforeRoll())
+        ),
+        {
+            (BLACK, ROLL, SHORT): decides(ResignOffered(BLACK, 3)),
+            (BLACK, ROLL, HELD): decides(ResignOffered(BLACK, 3)),
+            (BLACK, CUBE, SHORT): level(GameResult.SINGLE),
+            (BLACK, CUBE, HELD): goes_to(Phase.BEFORE_ROLL),
+        },
+    ),
+    "resignation offered": (
+        lambda: replay(
+            *opened(MatchStarted(5)),
+            CubeAction(BLACK, Cube.DOUBLE),
+            CubeAction(WHITE, Cube.TAKE),
+            ResignOffered(BLACK, 2),
+        ),
+        {
+            (WHITE, ROLL, SHORT): decides(
+                ResignAnswered(WHITE, accepted=True), GameEnded(WHITE, 2, 4, resigned=True)
+            ),
+            (WHITE, ROLL, HELD): decides(
+                ResignAnswered(WHITE, accepted=True), GameEnded(WHITE, 2, 4, resigned=True)
+            ),
+            (WHITE, CUBE, SHORT): decides(ResignAnswered(WHITE, accepted=False)),
+            (WHITE, CUBE, HELD): decides(ResignAnswered(WHITE, accepted=False)),
         },
     ),
     "confirm": (
