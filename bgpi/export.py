@@ -18,6 +18,9 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   it: gnubg reads it as a resignation of the points over the cube (4 at a cube of 2: a
   gammon). A roll not yet played when its player resigned is left out (gnubg would read it as
   a play of no move); a declined resignation is not written at all.
+- An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
+  game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
+  the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
 
 What a ``.mat`` file cannot say: the Jacoby rule, beavers being allowed, the cube limit and
 the Crawford rule. gnubg assumes the Crawford rule in matches and takes the others from its
@@ -40,6 +43,7 @@ from bgpi.records import (
     CubeAction,
     GameEnded,
     GameStarted,
+    IllegalAccepted,
     MatchStarted,
     OpeningDie,
     OpeningRolled,
@@ -131,8 +135,11 @@ class _Game:
     cells: list[str] = field(default_factory=list)
     opening_played: bool = False  # later plays fill in the cell their roll opened
     wins: tuple[int, str] | None = None
+    cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
 
     def add(self, player: int, text: str) -> None:
+        if self.cut is not None:
+            return
         if not self.cells and player == 1:
             self.cells.append("")  # Black opens: White has nothing on line 1
         if len(self.cells) % 2 != player:
@@ -169,7 +176,8 @@ class _Writer:
         self.turn_played = False  # the turn ends with the next record, unless that wins
 
     def text(self) -> str:
-        lines = _header(self.start)
+        lines = [f"; {game.cut}" for game in self.games if game.cut is not None]
+        lines.extend(_header(self.start))
         for game in self.games:
             lines.extend(game.lines(self.names))
         return "\n".join(lines) + "\n"
@@ -205,17 +213,36 @@ class _Writer:
             self.match = self.match.resign(record.player, GameResult(record.result))
         elif isinstance(record, ResignAnswered):
             self._answer(game, record)
+        elif isinstance(record, IllegalAccepted):
+            self._illegal(game, record)
         elif isinstance(record, GameEnded):
             self._end(game, record)
         else:
             raise MatExportError(f"{record} cannot come in a game")
+
+    def _illegal(self, game: _Game, record: IllegalAccepted) -> None:
+        self._check_turn(record.player)
+        if game.cut is None:
+            # The roll stays, alone: gnubg then has a game in play for the result to end.
+            if not game.opening_played and self.match.dice is not None:
+                game.add(record.player, mat_play(self.match.dice, ()))
+                game.opening_played = True
+            line = (len(game.cells) + 1) // 2
+            game.cut = (
+                f"Game {game.number}: {self.names[record.player]}'s illegal play on line "
+                f"{line} was accepted; a .mat file cannot hold it, so the game's moves stop "
+                "there and its result follows (gnubg reads it as a resignation)"
+            )
+        self.turn_played = True
 
     def _played(self, game: _Game, record: Played) -> None:
         self._check_turn(record.player)
         if self.match.dice is None:
             raise MatExportError(f"player {record.player} plays without having rolled")
         text = mat_play(self.match.dice, record.moves)
-        if game.opening_played:
+        if game.cut is not None:
+            pass  # not written: the game's moves stopped at an accepted illegal play
+        elif game.opening_played:
             game.cells[-1] = text
         else:
             game.add(record.player, text)
@@ -227,7 +254,8 @@ class _Writer:
             self.match = self.match.decline_resignation()  # a .mat file cannot say it
             return
         self.match = self.match.accept_resignation()
-        if self.match.dice is not None and game.cells and game.cells[-1].endswith(":"):
+        rolled = game.cells and game.cells[-1].endswith(":")
+        if self.match.dice is not None and rolled and game.cut is None:
             # Resigned after rolling, before playing: gnubg would read the roll alone as a
             # play of no move, so the roll goes; the resignation is the game's last action.
             game.cells.pop()

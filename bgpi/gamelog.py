@@ -12,6 +12,7 @@ from bgpi.records import (
     CubeAction,
     GameEnded,
     GameStarted,
+    IllegalAccepted,
     MatchStarted,
     OpeningRolled,
     Played,
@@ -94,6 +95,13 @@ class GameLog:
             self._ended(record)
         elif isinstance(record, ResignOffered | ResignAnswered):
             self._resign(record)
+        elif isinstance(record, IllegalAccepted):
+            rolled, self.rolled = self.rolled, None
+            text = f"{self.names[record.player]}: an illegal play, accepted"
+            if rolled is not None and self.lines[rolled].player == record.player:
+                text = f"{self.lines[rolled].text} an illegal play, accepted"
+                del self.lines[rolled]
+            self._say(text, record.player, "play")
         # OpeningDie: the pair follows as OpeningRolled.
 
     def _resign(self, record: ResignOffered | ResignAnswered) -> None:

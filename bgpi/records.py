@@ -29,6 +29,7 @@ class Kind(StrEnum):
     CUBE = "cube"
     RESIGN = "resign"
     ANSWER = "answer"
+    ILLEGAL = "illegal"
     END = "end"
 
 
@@ -173,6 +174,17 @@ class ResignAnswered:
 
 
 @dataclass(frozen=True, slots=True)
+class IllegalAccepted:
+    """``player`` ended the turn on a play the rules do not allow, and the opponent accepted
+    it: the game goes on from ``position``, the Position ID of the board as the mover left
+    it (in the mover's view)."""
+
+    kind: ClassVar[Kind] = Kind.ILLEGAL
+    player: int
+    position: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     """A game won by a play that bore off the last checker (``result``), by a drop
     (``result`` 1, the cube's value before the double), or by an accepted resignation
@@ -200,6 +212,7 @@ Record = (
     | CubeAction
     | ResignOffered
     | ResignAnswered
+    | IllegalAccepted
     | GameEnded
 )
 
@@ -215,6 +228,7 @@ _KINDS: dict[Kind, type[Any]] = {
         CubeAction,
         ResignOffered,
         ResignAnswered,
+        IllegalAccepted,
         GameEnded,
     )
 }

@@ -13,7 +13,7 @@ from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows
 from bgpi.table.buttons import Hold
-from bgpi.table.phases import Confirm, Guided, Moving, Resigning, ResignPending
+from bgpi.table.phases import Confirm, Guided, Illegal, Moving, Resigning, ResignPending
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
 
@@ -44,6 +44,7 @@ def scene_of(table: Table) -> Scene:
         Phase.GUIDED: _guided,
         Phase.RESIGNING: _resigning,
         Phase.RESIGN_OFFERED: _resigning,
+        Phase.ILLEGAL: _illegal,
         Phase.ENDING: _ending,
         Phase.GAME_OVER: _over,
         Phase.MATCH_OVER: _over,
@@ -160,6 +161,16 @@ def _resigning(table: Table, scene: Scene) -> Scene:
     assert isinstance(at, Resigning | ResignPending)
     offered = isinstance(at, ResignPending)
     return replace(scene, resign=int(at.level), resign_offered=offered, dice_left=())
+
+
+def _illegal(table: Table, scene: Scene) -> Scene:
+    """An illegal play shown to both: where the board differs from the nearest legal play,
+    with the wrong-board alert on both players' turn lights."""
+    at = table.at
+    assert isinstance(at, Illegal)
+    reading = at.back.reading
+    diff = reading.diff if reading is not None else BoardDiff()
+    return _wrong(replace(scene, dice_left=()), diff)
 
 
 def _ending(table: Table, scene: Scene) -> Scene:

@@ -21,7 +21,12 @@ doubled    the other   ROLL   short take
 doubled    the other   ROLL   held  beaver                         the rules allow it
 doubled    the other   CUBE   short drop
 moving     on roll     ROLL   short end the turn                   a complete play shown
+moving     on roll     ROLL   short end the turn as it stands      the board is wrong and
+                                                                   illegal plays may be
+                                                                   accepted (config)
 moving     on roll     CUBE   held  choose a resignation
+illegal    the other   ROLL   short accept the play, and roll      the board can be read
+illegal    the other   CUBE   short demand the correction
 resigning  on roll     ROLL   short offer the level shown
 resigning  on roll     CUBE   short show the next level (1, 2, 3, 1...)
 resigning  on roll     CUBE   held  play on: no resignation
@@ -45,7 +50,7 @@ from bgpi.lights.scene import Meaning
 from bgpi.records import Seat
 from bgpi.rules.errors import IllegalCubeActionError
 from bgpi.sensing.tracker import Kind
-from bgpi.table.phases import Moving, Opening, Phase
+from bgpi.table.phases import Illegal, Moving, Opening, Phase
 from bgpi.words import CUBE, PLAYERS, ROLL, ButtonName
 
 if TYPE_CHECKING:
@@ -84,6 +89,9 @@ class Intent(Enum):
     CANCEL_RESIGN = "play on"
     ACCEPT_RESIGN = "accept the resignation"
     DECLINE_RESIGN = "decline the resignation"
+    END_TURN_ILLEGAL = "end the turn on an illegal play"
+    ACCEPT_ILLEGAL = "accept the illegal play and roll"
+    DEMAND_CORRECTION = "demand the correction"
 
 
 SEAT_INTENTS: Final = frozenset(
@@ -98,6 +106,8 @@ SEAT_INTENTS: Final = frozenset(
         Intent.RESIGN,  # with the level, straight to the offer
         Intent.ACCEPT_RESIGN,
         Intent.DECLINE_RESIGN,
+        Intent.ACCEPT_ILLEGAL,
+        Intent.DEMAND_CORRECTION,
     }
 )
 """What a seat that is not a person here may decide (it gives its play as moves instead)."""
@@ -158,6 +168,16 @@ def _cannot_move(table: Table, player: int) -> bool:
     return _complete(table) and not _can_move(table)
 
 
+def _illegal_may_end(table: Table, player: int) -> bool:
+    at = table.at
+    wrong = isinstance(at, Moving) and at.reading is not None and at.reading.kind is Kind.WRONG
+    return wrong and table.config.accept_illegal
+
+
+def _readable(table: Table, player: int) -> bool:
+    return isinstance(table.at, Illegal) and table.at.after is not None
+
+
 S, H = Hold.SHORT, Hold.HELD
 P = Phase
 
@@ -177,6 +197,12 @@ ROWS: Final = (
         _played),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.ACKNOWLEDGE, "ROLL to pass",
         _cannot_move),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN_ILLEGAL, Meaning.END_TURN,
+        "ROLL ends the turn as it stands", _illegal_may_end),
+    Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, Meaning.ACCEPT,
+        "accepts it by rolling (ROLL)", _readable),
+    Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, Meaning.DECLINE,
+        "demands the correction (CUBE)"),
     Row(P.MOVING, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN, "hold CUBE to resign"),
     Row(P.RESIGNING, Who.ON_ROLL, ROLL, S, Intent.OFFER_RESIGN, Meaning.RESIGN,
         "ROLL offers it"),

@@ -27,6 +27,7 @@ from bgpi.records import (
     CubeAction,
     GameEnded,
     GameStarted,
+    IllegalAccepted,
     MatchStarted,
     OpeningDie,
     OpeningRolled,
@@ -48,7 +49,7 @@ from bgpi.rules import (
     legal_plays,
 )
 from bgpi.rules.errors import RulesError
-from bgpi.sensing.board import BoardDiff, Observation, check_board, zone_of
+from bgpi.sensing.board import BoardDiff, Observation, check_board, counts_of, zone_of
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of
@@ -64,6 +65,7 @@ from bgpi.table.events import (
     Tick,
     chain,
 )
+from bgpi.table.illegal import read_illegal
 from bgpi.table.phases import (
     BeforeRoll,
     Confirm,
@@ -71,6 +73,7 @@ from bgpi.table.phases import (
     Ending,
     GameOver,
     Guided,
+    Illegal,
     MatchOver,
     Moving,
     Opening,
@@ -205,6 +208,8 @@ class Table:
             return self._resign_offered(record)
         if isinstance(record, ResignAnswered):
             return self._resign_answered(record)
+        if isinstance(record, IllegalAccepted):
+            return self._illegal_accepted(record)
         return self._game_ended(record)
 
     def _expect(self, phase: Phase, record: Record) -> Table:
@@ -303,6 +308,22 @@ class Table:
         if record.accepted:
             return replace(self, match=self.match.accept_resignation(), at=Ending())
         return replace(self, match=self.match.decline_resignation(), at=at.back)._read()
+
+    def _illegal_accepted(self, record: IllegalAccepted) -> Table:
+        if self.phase not in (Phase.MOVING, Phase.ILLEGAL):
+            raise ValueError(f"{record} came in phase {self.phase.value}, not while moving")
+        mover = self.match.turn
+        if record.player != mover:
+            raise ValueError(f"{record}: player {mover} is on roll")
+        after = Position.from_id(record.position)
+        if after.opponent != self.mover_view.opponent:
+            raise ValueError(f"{record} moves the opponent's checkers")
+        before = counts_of(self.position, WHITE)
+        position = _mover(after, mover)
+        now = counts_of(position, WHITE)
+        touched = frozenset(zone for zone, count in enumerate(now) if count != before[zone])
+        table = replace(self, position=position, last_play=touched)
+        return replace(table, match=self.match.end_turn(), at=BeforeRoll())
 
     def _game_ended(self, record: GameEnded) -> Table:
         match = self.match
@@ -553,6 +574,25 @@ class Table:
             GameEnded(player, int(level), points, resigned=True),
         )
 
+    def _end_turn_illegal(self, player: int) -> Step:
+        at, seen = self.at, self.observation
+        assert isinstance(at, Moving) and seen is not None
+        after = read_illegal(self.mover_view, seen, player, self.config.caps)
+        if after is not None and game_result(after) is not None:
+            after = None  # an illegal last bear-off is corrected, not accepted
+        return Step(replace(self, at=Illegal(at, after)))
+
+    def _accept_illegal(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Illegal) and at.after is not None
+        accepted = self._decide(IllegalAccepted(_other(player), at.after.id()))
+        # The rule: the opponent accepts an illegal play by rolling.
+        return chain(accepted, accepted.table._roll(player))
+
+    def _demand_correction(self, player: int) -> Step:
+        assert isinstance(self.at, Illegal)
+        return Step(replace(self, at=self.at.back)._read())
+
     def _decline_resign(self, player: int) -> Step:
         return self._decide(ResignAnswered(player, accepted=False))
 
@@ -592,6 +632,9 @@ _INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
     Intent.CANCEL_RESIGN: Table._cancel_resign,
     Intent.ACCEPT_RESIGN: Table._accept_resign,
     Intent.DECLINE_RESIGN: Table._decline_resign,
+    Intent.END_TURN_ILLEGAL: Table._end_turn_illegal,
+    Intent.ACCEPT_ILLEGAL: Table._accept_illegal,
+    Intent.DEMAND_CORRECTION: Table._demand_correction,
 }
 
 

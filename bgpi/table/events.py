@@ -91,6 +91,9 @@ class TableConfig:
     caps: Observation  # slots per zone, from the geometry
     settle: float = DEFAULT_SETTLE
     long_press: float = LONG_PRESS
+    # The opponent may accept an illegal play (the rule sheets' rule and the tournament
+    # rule); False: the board always demands the correction (for beginners).
+    accept_illegal: bool = True
 
 
 def chain(first: Step, second: Step) -> Step:

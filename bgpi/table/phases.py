@@ -25,6 +25,7 @@ class Phase(Enum):
     GUIDED = "guided play"
     RESIGNING = "resigning"
     RESIGN_OFFERED = "resignation offered"
+    ILLEGAL = "illegal play"
     ENDING = "ending"
     GAME_OVER = "game over"
     MATCH_OVER = "match over"
@@ -119,6 +120,18 @@ class ResignPending:
 
 
 @dataclass(frozen=True, slots=True)
+class Illegal:
+    """The player on roll ended the turn on a board no legal play leads to: both see where
+    it differs from the nearest legal play. ``after`` is the position the board shows (the
+    mover's view), None when the switches cannot say it: then the opponent may only demand
+    the correction, which goes ``back`` to the moving phase."""
+
+    kind: ClassVar[Phase] = Phase.ILLEGAL
+    back: Moving
+    after: Position | None
+
+
+@dataclass(frozen=True, slots=True)
 class Ending:
     """A play bore off the last checker: the end of the game follows in the same step."""
 
@@ -145,6 +158,7 @@ PhaseState = (
     | Guided
     | Resigning
     | ResignPending
+    | Illegal
     | Ending
     | GameOver
     | MatchOver

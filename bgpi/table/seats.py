@@ -19,6 +19,8 @@ CUBE           doubled by the other          ``Decided`` with ``TAKE``, ``BEAVER
 PLAY           rolled: the play is due       ``Chosen(player, moves)``
 RESIGN         the other offers to resign    ``Decided`` with ``ACCEPT_RESIGN`` or
                                              ``DECLINE_RESIGN``
+ILLEGAL        the other ended the turn on   ``Decided`` with ``ACCEPT_ILLEGAL`` (only
+               an illegal play               when readable) or ``DEMAND_CORRECTION``
 ============== ============================= ======================================
 
 **The seat answers** with an event into :meth:`Table.handle`: :class:`Decided` for a
@@ -45,7 +47,7 @@ from typing import TYPE_CHECKING, Final
 
 from bgpi.records import Seat
 from bgpi.rules import GameResult, Move
-from bgpi.table.phases import BeforeRoll, Doubled, Moving, Opening, ResignPending
+from bgpi.table.phases import BeforeRoll, Doubled, Illegal, Moving, Opening, ResignPending
 
 if TYPE_CHECKING:
     from bgpi.table.buttons import Intent
@@ -58,6 +60,7 @@ class Ask(Enum):
     CUBE = "take, beaver or drop"
     PLAY = "play"
     RESIGN = "accept or decline a resignation"
+    ILLEGAL = "accept an illegal play or demand its correction"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,7 @@ _ASKS: Final[dict[type, tuple[int, Ask]]] = {
     Doubled: (1, Ask.CUBE),
     Moving: (0, Ask.PLAY),
     ResignPending: (1, Ask.RESIGN),
+    Illegal: (1, Ask.ILLEGAL),
 }
 
 

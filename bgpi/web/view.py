@@ -25,7 +25,7 @@ from bgpi.lights.scene import Scene
 from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Guided, Hold, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
 from bgpi.view import scene_of
 from bgpi.words import (
     BAR_BLACK,
@@ -148,12 +148,15 @@ def state_message(
 def status(table: Table, scene: Scene) -> str:
     """One line saying what the table waits for: the phase's sentence around what each button
     does now, in the words of the table of rows (:mod:`bgpi.table.buttons`)."""
-    if scene.alert == "wrong":
-        return "The board is wrong: take away what blinks red, add where blue winks."
     rows = active_rows(table)
     words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
     held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
-    line = _SENTENCES[table.phase](table, scene, words)
+    if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+        line = "The board is wrong: take away what blinks red, add where blue winks."
+        if words:
+            line += f" Or {_either(words)}."
+    else:
+        line = _SENTENCES[table.phase](table, scene, words)
     # Held meanings have no light of their own (the button shows its short one): say them.
     if not held:
         return line
@@ -222,6 +225,16 @@ def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{table.names[turn]} offers to resign {worth}: {other} {_either(words)}."
 
 
+def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Illegal)
+    name, other = table.names[turn], table.names[1 - turn]
+    line = f"{name} ended the turn on an illegal play (it blinks): {other} {_either(words)}."
+    if at.after is None:
+        line += " The switches cannot tell where the checkers are: it must be corrected."
+    return line
+
+
 def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
     who = table.names[winner] if winner is not None else "Nobody"
@@ -249,6 +262,7 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.GUIDED: _guided,
     Phase.RESIGNING: _resigning,
     Phase.RESIGN_OFFERED: _resigning,
+    Phase.ILLEGAL: _illegal,
     Phase.ENDING: _setup,  # never shown: the end of the game follows in the same step
     Phase.GAME_OVER: _over,
     Phase.MATCH_OVER: _over,

@@ -4,7 +4,7 @@ import pytest
 
 from bgpi.demo import play_match
 from bgpi.hal.api import FaultEvent
-from bgpi.records import CubeAction, GameEnded, MatchStarted, Played
+from bgpi.records import CubeAction, GameEnded, MatchStarted, OpeningRolled, Played
 from bgpi.rules import BAR, Position, parse_play
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase, Table
@@ -90,8 +90,11 @@ def test_a_wrong_board_is_shown_and_fixed_mid_turn() -> None:
     sim.place(4, WHITE)  # a 2: not in the roll
     assert sim.scene.alert == "wrong"
     assert sim.scene.extra == ((4, 1),) and sim.scene.missing == ((6, 1),)
-    sim.roll(WHITE)
+    sim.roll(WHITE)  # ends the turn as it stands: shown to both as illegal
+    assert sim.phase is Phase.ILLEGAL and sim.scene.alert == "wrong"
+    sim.cube(BLACK)  # Black demands the correction
     assert sim.phase is Phase.MOVING  # nothing committed from a wrong board
+    assert records(sim)[-1] == OpeningRolled(3, 1)
     sim.lift(4, WHITE)
     sim.place(5, WHITE)
     assert sim.scene.alert is None
