@@ -13,7 +13,16 @@ from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows
 from bgpi.table.buttons import Hold
-from bgpi.table.phases import Confirm, Guided, Illegal, Moving, Resigning, ResignPending
+from bgpi.table.options import LONGEST, Option, options_of, value_of
+from bgpi.table.phases import (
+    Choosing,
+    Confirm,
+    Guided,
+    Illegal,
+    Moving,
+    Resigning,
+    ResignPending,
+)
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
 
@@ -45,6 +54,7 @@ def scene_of(table: Table) -> Scene:
         Phase.RESIGNING: _resigning,
         Phase.RESIGN_OFFERED: _resigning,
         Phase.ILLEGAL: _illegal,
+        Phase.CHOOSING: _choosing,
         Phase.ENDING: _ending,
         Phase.GAME_OVER: _over,
         Phase.MATCH_OVER: _over,
@@ -171,6 +181,19 @@ def _illegal(table: Table, scene: Scene) -> Scene:
     reading = at.back.reading
     diff = reading.diff if reading is not None else BoardDiff()
     return _wrong(replace(scene, dice_left=()), diff)
+
+
+def _choosing(table: Table, scene: Scene) -> Scene:
+    """The option chosen shows on the score pixels: White's side its value (the cube limit
+    as its doublings, 2 one pixel to 64 six), Black's side which option it is (1 the length,
+    then in the order ROLL steps through them), both on a 25-pixel gauge."""
+    at = table.at
+    assert isinstance(at, Choosing)
+    value = value_of(at.draft, at.option)
+    if at.option is Option.LIMIT:
+        value = value.bit_length() - 1
+    number = options_of(at.draft).index(at.option) + 1
+    return replace(scene, score=(value, number), length=LONGEST, turn=None, dice=(), dice_left=())
 
 
 def _ending(table: Table, scene: Scene) -> Scene:

@@ -20,6 +20,7 @@ from bgpi.table.events import (
 )
 from bgpi.table.phases import (
     BeforeRoll,
+    Choosing,
     Confirm,
     Doubled,
     Ending,
@@ -45,6 +46,7 @@ __all__ = [
     "WHITE",
     "Ask",
     "BeforeRoll",
+    "Choosing",
     "Chosen",
     "Confirm",
     "Decided",

@@ -35,7 +35,10 @@ offered    the other   CUBE   short decline it: play goes on
 confirm    on roll     ROLL   short confirm the play lit
 confirm    on roll     CUBE   short light the next candidate
 game over  either      ROLL   short next game
-match over either      ROLL   short new match
+match over either      ROLL   short choose the next match
+choosing   either      CUBE   short the option's next value
+choosing   either      ROLL   short the next option
+choosing   either      ROLL   held  start the match chosen
 ========== =========== ====== ===== ============================== =====================
 """
 
@@ -92,6 +95,9 @@ class Intent(Enum):
     END_TURN_ILLEGAL = "end the turn on an illegal play"
     ACCEPT_ILLEGAL = "accept the illegal play and roll"
     DEMAND_CORRECTION = "demand the correction"
+    NEXT_VALUE = "the option's next value"
+    NEXT_OPTION = "the next option"
+    START_MATCH = "start the match chosen"
 
 
 SEAT_INTENTS: Final = frozenset(
@@ -221,7 +227,12 @@ ROWS: Final = (
     Row(P.GAME_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
         "ROLL: the next game"),
     Row(P.MATCH_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
-        "ROLL starts a new one"),
+        "ROLL chooses the next one"),
+    Row(P.CHOOSING, Who.EITHER, CUBE, S, Intent.NEXT_VALUE, Meaning.NEXT, "CUBE changes it"),
+    Row(P.CHOOSING, Who.EITHER, ROLL, S, Intent.NEXT_OPTION, Meaning.CONFIRM,
+        "ROLL goes to the next option"),
+    Row(P.CHOOSING, Who.EITHER, ROLL, H, Intent.START_MATCH, Meaning.NEW_GAME,
+        "hold ROLL to start the match"),
 )  # fmt: skip
 
 

@@ -66,8 +66,10 @@ from bgpi.table.events import (
     chain,
 )
 from bgpi.table.illegal import read_illegal
+from bgpi.table.options import next_value, options_of
 from bgpi.table.phases import (
     BeforeRoll,
+    Choosing,
     Confirm,
     Doubled,
     Ending,
@@ -598,8 +600,25 @@ class Table:
 
     def _next_game(self, player: int) -> Step:
         if self.phase is Phase.MATCH_OVER:
-            return self._decide(MatchStarted.of(self.match.rules, self.names, self.seats))
+            draft = self.config.next_match or self.match.rules
+            return Step(replace(self, at=Choosing(draft)))
         return Step(replace(self, at=Setup(), position=Position.initial()))
+
+    def _next_value(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Choosing)
+        return Step(replace(self, at=replace(at, draft=next_value(at.draft, at.option))))
+
+    def _next_option(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Choosing)
+        options = options_of(at.draft)
+        option = options[(options.index(at.option) + 1) % len(options)]
+        return Step(replace(self, at=replace(at, option=option)))
+
+    def _start_match(self, player: int) -> Step:
+        assert isinstance(self.at, Choosing)
+        return self._decide(MatchStarted.of(self.at.draft, self.names, self.seats))
 
     # -- what to show -----------------------------------------------------------------------
 
@@ -635,6 +654,9 @@ _INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
     Intent.END_TURN_ILLEGAL: Table._end_turn_illegal,
     Intent.ACCEPT_ILLEGAL: Table._accept_illegal,
     Intent.DEMAND_CORRECTION: Table._demand_correction,
+    Intent.NEXT_VALUE: Table._next_value,
+    Intent.NEXT_OPTION: Table._next_option,
+    Intent.START_MATCH: Table._start_match,
 }
 
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from bgpi.rules import GameResult, Move, Position
+from bgpi.rules import GameResult, MatchRules, Move, Position
 from bgpi.sensing.tracker import Reading, TurnTracker
+from bgpi.table.options import Option
 
 
 class Phase(Enum):
@@ -26,6 +27,7 @@ class Phase(Enum):
     RESIGNING = "resigning"
     RESIGN_OFFERED = "resignation offered"
     ILLEGAL = "illegal play"
+    CHOOSING = "choosing the match"
     ENDING = "ending"
     GAME_OVER = "game over"
     MATCH_OVER = "match over"
@@ -132,6 +134,16 @@ class Illegal:
 
 
 @dataclass(frozen=True, slots=True)
+class Choosing:
+    """After a match, the players choose the next one: ``draft`` the rules so far (from the
+    config's defaults), ``option`` the one shown now."""
+
+    kind: ClassVar[Phase] = Phase.CHOOSING
+    draft: MatchRules
+    option: Option = Option.LENGTH
+
+
+@dataclass(frozen=True, slots=True)
 class Ending:
     """A play bore off the last checker: the end of the game follows in the same step."""
 
@@ -159,6 +171,7 @@ PhaseState = (
     | Resigning
     | ResignPending
     | Illegal
+    | Choosing
     | Ending
     | GameOver
     | MatchOver

@@ -26,6 +26,8 @@ from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.table.options import Option, value_of
+from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
 from bgpi.words import (
     BAR_BLACK,
@@ -235,6 +237,21 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return line
 
 
+def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Choosing)
+    draft = at.draft
+    kind = f"a {draft.length}-point match" if draft.length else "money play"
+    value = value_of(draft, at.option)
+    shown = {0: "off", 1: "on"}.get(value, str(value)) if at.option not in _NUMBERS else value
+    if at.option is Option.LENGTH:
+        shown = kind
+    return f"The next match: {at.option.value} {shown}. {', '.join(words)}."
+
+
+_NUMBERS: Final = (Option.AUTOMATIC, Option.LIMIT)
+
+
 def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
     who = table.names[winner] if winner is not None else "Nobody"
@@ -263,6 +280,7 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.RESIGNING: _resigning,
     Phase.RESIGN_OFFERED: _resigning,
     Phase.ILLEGAL: _illegal,
+    Phase.CHOOSING: _choosing,
     Phase.ENDING: _setup,  # never shown: the end of the game follows in the same step
     Phase.GAME_OVER: _over,
     Phase.MATCH_OVER: _over,

@@ -24,10 +24,11 @@ from bgpi.records import (
     ResignOffered,
     Rolled,
 )
-from bgpi.rules import GameResult, GameState, Position, parse_play
+from bgpi.rules import GameResult, GameState, MatchRules, Position, parse_play
 from bgpi.sensing.board import capacities, observe
 from bgpi.table import (
     BeforeRoll,
+    Choosing,
     DiceRequest,
     MatchOver,
     Phase,
@@ -39,6 +40,7 @@ from bgpi.table import (
     TableConfig,
     Tick,
 )
+from bgpi.table.options import Option
 from bgpi.view import scene_of
 from bgpi.words import BLACK, BUTTONS, CUBE, PLAYERS, ROLL, WHITE
 
@@ -135,6 +137,22 @@ def level(result: GameResult) -> Check:
     def check(before: Table, step: Step) -> None:
         assert step.records == () and step.dice is None
         assert isinstance(step.table.at, Resigning) and step.table.at.level is result
+
+    return check
+
+
+def option_value(length: int) -> Check:
+    def check(before: Table, step: Step) -> None:
+        assert step.records == () and isinstance(step.table.at, Choosing)
+        assert step.table.at.draft.length == length
+
+    return check
+
+
+def option(which: Option) -> Check:
+    def check(before: Table, step: Step) -> None:
+        assert step.records == () and isinstance(step.table.at, Choosing)
+        assert step.table.at.option is which
 
     return check
 
@@ -264,6 +282,14 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
             (WHITE, CUBE, HELD): decides(ResignAnswered(WHITE, accepted=False)),
         },
     ),
+    "choosing the next match": (
+        lambda: replace(replay(*DROPPED(MatchStarted(5))), at=Choosing(MatchRules(5))),
+        {
+            **{(p, CUBE, h): option_value(7) for p in PLAYERS for h in (SHORT, HELD)},
+            **{(p, ROLL, SHORT): option(Option.CRAWFORD) for p in PLAYERS},
+            **{(p, ROLL, HELD): decides(MatchStarted(5)) for p in PLAYERS},
+        },
+    ),
     "confirm": (
         confirming,
         {
@@ -280,7 +306,7 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
     "match over": (
         # A drop never ends a match (the doubler needs more than the cube), so put it there.
         lambda: replace(replay(*DROPPED(MatchStarted(5))), at=MatchOver()),
-        {(p, ROLL, h): decides(MatchStarted(5)) for p in PLAYERS for h in (SHORT, HELD)},
+        {(p, ROLL, h): goes_to(Phase.CHOOSING) for p in PLAYERS for h in (SHORT, HELD)},
     ),
 }
 

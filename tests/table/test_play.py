@@ -354,7 +354,9 @@ def test_a_new_match_after_the_end_starts_a_fresh_log() -> None:
     arrange(sim, Position.from_points({1: 1}, {22: 1, 6: 14}), WHITE, cube=2, cube_owner=BLACK)
     finish(sim, WHITE, (2, 1), "1/off")
     assert sim.phase is Phase.MATCH_OVER and sim.scene.alert == "match over"
-    sim.roll(BLACK)  # new game: a new match with the same rules
+    sim.roll(BLACK)  # the next match is chosen, from the same rules
+    assert sim.phase is Phase.CHOOSING
+    sim.press(BLACK, "roll", hold=1.0)  # as they are
     assert sim.phase is Phase.SETUP and sim.match.score == (0, 0)
     assert sim.driver.log == [MatchStarted(5)]
     assert sim.journal.records == [MatchStarted(5)]  # type: ignore[attr-defined]
