@@ -177,6 +177,12 @@ def _diagnose(config: Config, args: argparse.Namespace) -> int:
     return diagnose(config, args.only, seconds=args.seconds, step=args.step)
 
 
+def _calibrate(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.calibrate.command import calibrate  # noqa: PLC0415
+
+    return calibrate(config, args)
+
+
 def _export(config: Config, args: argparse.Namespace) -> int:
     from bgpi.export import export_mat  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
@@ -278,6 +284,27 @@ def _plays(config: Config, args: argparse.Namespace) -> int:
     return OK
 
 
+def _flash_scanner(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.flash import FlashError, FlashUsageError, flash  # noqa: PLC0415
+
+    port = args.port or config.sensors.port
+    if port.startswith("usb:"):
+        print(
+            f"bgpi flash-scanner: give the Pico's device with --port, not {port}", file=sys.stderr
+        )
+        return USAGE
+    try:
+        flash(port, folder=args.firmware, say=lambda line: print(line, flush=True))
+    except FlashUsageError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return USAGE
+    except FlashError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return FAILED
+    print("done")
+    return OK
+
+
 Command = Callable[[Config, argparse.Namespace], int]
 
 
@@ -367,6 +394,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=600.0,
         help="the longest gnubg may take, in seconds (default: 600)",
     )
+    from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
+
+    calibrate = command(
+        "calibrate", _calibrate, "learn the wiring of the reed switches at the board"
+    )
+    calibrate.description = HELP
+    calibrate.formatter_class = argparse.RawDescriptionHelpFormatter
+    add_arguments(calibrate)
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
@@ -382,6 +417,16 @@ def build_parser() -> argparse.ArgumentParser:
         sub = config_commands.add_parser(name, parents=[common], help=text, description=text)
         sub.add_argument("file", nargs="?", help="the configuration file (same as --config)")
         sub.set_defaults(run=run)
+    flasher = command(
+        "flash-scanner",
+        _flash_scanner,
+        "put the scanner firmware on the connected Pico (mpremote), stopping bgpi.service "
+        "while it holds the port",
+    )
+    flasher.add_argument("--port", help="the Pico's device (default: the config's sensors.port)")
+    flasher.add_argument(
+        "--firmware", type=Path, metavar="DIR", help="the firmware folder (default: firmware/)"
+    )
     plays = command("plays", _plays, "list the legal plays of a roll")
     plays.add_argument("dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--position", help="gnubg Position ID (default: the starting position)")

@@ -7,14 +7,20 @@ value out of range, a pin used twice, an LED map that overlaps or runs past the 
 Sections and keys (defaults in brackets)::
 
     [sensors]  backend ["sim"] (sim | gpio | serial), point_slots [6], bar_slots [4],
-               tray_slots [0], settle_ms [40], scan_hz [200], port ["/dev/bgpi-scanner"]
+               tray_slots [0], settle_ms [40], scan_hz [200], port ["/dev/bgpi-scanner"],
+               unused [[]]: chain inputs wired to no switch (only with a map)
+    [[sensors.map]] bit, zone ("point 3", "white bar"...), slot: one per switch, the builder's
+               wiring (see hardware/geometry.md; bgpi calibrate writes it); default: the
+               order of Geometry.default
     [buttons]  backend ["sim"] (sim | gpio), bounce_ms [20], long_press_ms [800]
     [leds]     backend ["sim"] (sim | neopixel), wiring ["spi"] (spi | pwm),
                brightness [0.5], gamma [2.2], max_current_ma [2000], pixel_order ["GRB"]
+               (any order of RGB, or of RGBW for an RGBW strip)
     [leds.map]      a custom LED map (see bgpi.lights.ledmap); default: the built-in routing
     [leds.palette]  meaning = [r, g, b], to recolour a meaning
     [pins]     sensor_clock, sensor_data, sensor_select, sensor_latch, led_data,
-               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md)
+               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md;
+               led_data is an SPI MOSI, 20 or 10, for wiring "spi", a PWM pin for "pwm")
     [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
                automatic_doubles [0], cube_limit [64]
     [players]  white ["White"], black ["Black"]
@@ -33,12 +39,15 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from bgpi.hal.geometry import Geometry
-from bgpi.hal.pins import PinMap
+from bgpi.geometry import Geometry
+from bgpi.hal.neopixel import pixel_order_error
+from bgpi.hal.pins import PinMap, led_pin_error
+from bgpi.hal.registry import Kind, names
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.records import MatchStarted, Seat
 from bgpi.rules import MatchRules
+from bgpi.wiringmap import SlotCounts, WiringMapError, map_toml, parse_map, unused_toml
 
 
 class ConfigError(ValueError):
@@ -152,9 +161,22 @@ class Config:
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
     source: str = "(defaults)"
+    wiring: Geometry | None = None  # the builder's [[sensors.map]]; None: the default order
+
+    def __post_init__(self) -> None:
+        s, g = self.sensors, self.wiring
+        if g is not None and (g.point_slots, g.bar_slots, g.tray_slots) != (
+            s.point_slots,
+            s.bar_slots,
+            s.tray_slots,
+        ):
+            raise ValueError("the wiring map was built for other slot counts than [sensors]")
 
     @property
     def geometry(self) -> Geometry:
+        """The sensor map every backend and the table read frames by."""
+        if self.wiring is not None:
+            return self.wiring
         s = self.sensors
         return Geometry.default(
             point_slots=s.point_slots, bar_slots=s.bar_slots, tray_slots=s.tray_slots
@@ -181,11 +203,10 @@ class Config:
 # -- loading --------------------------------------------------------------------------------
 
 _CHOICES = {
-    ("sensors", "backend"): ("sim", "gpio", "serial"),
+    ("sensors", "backend"): names(Kind.SENSORS),
     ("buttons", "backend"): ("sim", "gpio"),
     ("leds", "backend"): ("sim", "neopixel"),
     ("leds", "wiring"): ("spi", "pwm"),
-    ("leds", "pixel_order"): ("GRB", "RGB", "GRBW", "RGBW"),
 }
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("sensors", "point_slots"): (1, 15),
@@ -244,14 +265,27 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
         if name not in _SECTIONS:
             raise ConfigError(source, name, f"unknown section; known: {', '.join(_SECTIONS)}")
     sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
+    _check_strip(source, sections["leds"], sections["pins"])
     leds = data.get("leds", {})
     ledmap = _guard(source, "leds.map", lambda: _ledmap(leds.get("map")))
     style = _guard(source, "leds", lambda: _style(sections["leds"], leds.get("palette")))
     # A budget below what the strip draws dark would only fail at the first frame.
     _guard(source, "leds.max_current_ma", lambda: check_power(ledmap, style))
-    config = Config(**sections, ledmap=ledmap, style=style, source=source)
+    wiring = _wiring(source, sections["sensors"], data.get("sensors", {}))
+    config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
     _guard(source, "rules", config.match_record)
     return config
+
+
+def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:
+    """Refuse a strip ``bgpi run`` could not drive, here rather than in a restart loop."""
+    if pixel_order_error(leds.pixel_order):
+        raise ConfigError(source, "leds.pixel_order", pixel_order_error(leds.pixel_order))
+    # The pin matters only to the real strip, but a config is checked before it is used.
+    if led_pin_error(leds.wiring, pins.led_data):
+        raise ConfigError(
+            source, "pins.led_data", f"{led_pin_error(leds.wiring, pins.led_data)} (leds.wiring)"
+        )
 
 
 def _section(source: str, name: str, values: Any) -> Any:
@@ -259,7 +293,7 @@ def _section(source: str, name: str, values: Any) -> Any:
     if not isinstance(values, dict):
         raise ConfigError(source, name, "must be a table ([" + name + "])")
     known = {f.name: f for f in fields(cls)}
-    extra = {"leds": {"map", "palette"}}.get(name, set())
+    extra = {"leds": {"map", "palette"}, "sensors": {"map", "unused"}}.get(name, set())
     checked: dict[str, Any] = {}
     for key, value in values.items():
         where = f"{name}.{key}"
@@ -297,6 +331,14 @@ def _guard(source: str, where: str, build: Callable[[], Any]) -> Any:
         raise ConfigError(source, where, str(exc)) from None
 
 
+def _wiring(source: str, sensors: SensorsConfig, table: Any) -> Geometry | None:
+    slots = SlotCounts(sensors.point_slots, sensors.bar_slots, sensors.tray_slots)
+    try:
+        return parse_map(table.get("map"), table.get("unused"), slots)
+    except WiringMapError as exc:
+        raise ConfigError(source, exc.where, exc.why) from None
+
+
 def _ledmap(mapping: Any) -> LedMap:
     if mapping is None:
         return LedMap.default()
@@ -324,8 +366,13 @@ def show(config: Config) -> str:
         lines.append(f"\n[{name}]")
         for f in fields(section):
             lines.append(f"{f.name} = {_toml(getattr(section, f.name))}")
+        if name == "sensors":
+            lines.append(unused_toml(config.geometry))
     lines.append(f"\n# LED map: {config.ledmap.length} pixels")
-    return "\n".join(lines) + "\n"
+    origin = "from " + config.source if config.wiring is not None else "the default order"
+    lines.append(f"\n# the wiring map ({origin}): {config.geometry.nbits} chain inputs")
+    lines.append(map_toml(config.geometry))
+    return "\n".join(lines)
 
 
 def _toml(value: Any) -> str:

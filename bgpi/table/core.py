@@ -40,6 +40,7 @@ from bgpi.rules import (
     GameState,
     Match,
     Move,
+    Play,
     Position,
     apply_move,
     game_result,
@@ -250,7 +251,11 @@ class Table:
         result = self.mover_view
         for move in record.move_values():
             result = apply_move(result, move)
-        if result not in {play.result for play in legal_plays(self.mover_view, match.dice)}:
+        # The turn's tracker already knows every legal result (its index, built while the
+        # hands moved): checking there costs microseconds where regenerating the plays of a
+        # heavy roll costs tens of milliseconds on the way to the LEDs.
+        assert isinstance(self.at, Moving | Confirm | Guided)
+        if not self.at.tracker.is_legal(Play(record.move_values(), result)):
             raise ValueError(f"{record} is not a legal play of {match.dice} in {result.id()}")
         touched = frozenset(
             zone_of(mover, index) for move in record.moves for index in (move[0], move[1])
@@ -383,6 +388,10 @@ class Table:
         return table._press(player, button, Hold.HELD if long else Hold.SHORT)
 
     def _press(self, player: int, button: str, hold: Hold) -> Step:
+        if self.sensors_down:
+            # The board cannot be read: its last reading may be stale, so no button decides
+            # anything (no play, roll or cube) until the sensors answer again.
+            return Step(self)
         rows = rows_of(self, player, button)
         row = rows.get(hold) or rows.get(Hold.SHORT)
         if row is None:
@@ -494,6 +503,11 @@ class Table:
         return Step(replace(self, at=Setup(), position=Position.initial()))
 
     # -- what to show -----------------------------------------------------------------------
+
+    @property
+    def sensors_down(self) -> bool:
+        """Whether the sensors reported a fault that has not cleared."""
+        return any(source == "sensors" for source, _ in self.faults)
 
     def board_diff(self) -> BoardDiff | None:
         """How the board differs from the position it should show (outside the moving phase;

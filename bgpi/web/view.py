@@ -147,7 +147,13 @@ def state_message(
 
 def status(table: Table, scene: Scene) -> str:
     """One line saying what the table waits for: the phase's sentence around what each button
-    does now, in the words of the table of rows (:mod:`bgpi.table.buttons`)."""
+    does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, a backend
+    that stopped answering."""
+    if table.faults:
+        source, message = table.faults[0]
+        return (
+            f"The {source} stopped answering ({message}): nothing is decided until they are back."
+        )
     if scene.alert == "wrong":
         return "The board is wrong: take away what blinks red, add where blue winks."
     words = list(dict.fromkeys(row.words for _, row in active_rows(table)))

@@ -22,6 +22,10 @@ def unhex(text):
 
 for vector in V["crc16"]:
     assert sp.crc16(unhex(vector["data"])) == int(vector["crc"], 16), vector["name"]
+for vector in V["crc32"]:
+    # MicroPython's own binascii.crc32 where the build has it, and the table fallback.
+    assert sp.crc32(unhex(vector["data"])) == int(vector["crc"], 16), vector["name"]
+    assert sp.crc32_table(unhex(vector["data"])) == int(vector["crc"], 16), vector["name"]
 for vector in V["cobs"]:
     assert sp.cobs_encode(unhex(vector["data"])) == unhex(vector["encoded"])
     assert sp.cobs_decode(unhex(vector["encoded"])) == unhex(vector["data"])
@@ -110,6 +114,24 @@ assert len(frames) == 1
 bits = sp.unpack_frame(frames[0][2], 152).bits
 assert bits[0] == 0x20 and bits[18] == 0x80
 assert isinstance(debounce.Debouncer(1, 3).stable, bytearray)
-port.inbox = b"\r\x03\x03"
+# A host of protocol 1 says HELLO: it is told this protocol's version in its own framing.
+port.outbox = []
+port.inbox = sp.encode_legacy(sp.HELLO, 4, b"")
+clock.sleep_us(2000)
+scan.step()
+(old_reply,) = [w for w in port.outbox if w[2] != sp.VERSION]
+packet = sp.cobs_decode(old_reply[1:-1])
+assert packet[0] == sp.HELLO_REPLY and packet[2] == sp.VERSION
+assert sp.crc16(packet[:-2]) == packet[-2] | packet[-1] << 8
+# mpremote's Ctrl-C, then at once its Ctrl-A: the scanner stops and leaves the Ctrl-A.
+port.inbox = b"\r\x03\r\x01"
 scan.run()
+assert port.inbox == b"\r\x01", port.inbox
+# pico.UsbPort's queue, as MicroPython runs it: slicing off what was sent, one-byte writes.
+queue = bytearray(b"abcdef")
+queue = queue[4:]
+queue += b"gh"
+one = bytearray(1)
+one[0] = queue[0]
+assert queue == b"efgh" and one == b"e"
 print("micropython ok", sys.implementation.name, sys.implementation.version)
