@@ -7,6 +7,7 @@ quiet unless ``-v``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import logging
 import os
@@ -95,6 +96,7 @@ def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
         base.automatic_doubles if not length else 0,
         base.cube_limit,
         base.names,
+        base.seats,
     )
 
 
@@ -159,6 +161,11 @@ def _sim(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.run import run_sim  # noqa: PLC0415
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    white = str(args.white) if args.white else config.seats.white
+    black = str(args.black) if args.black else config.seats.black
+    config = dataclasses.replace(
+        config, seats=dataclasses.replace(config.seats, white=white, black=black)
+    )
     # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
     # and `bgpi export` find it and Ctrl-C loses nothing.
     return run_sim(
@@ -316,6 +323,39 @@ def _match_options(parser: argparse.ArgumentParser) -> None:
     kind.add_argument("--money", action="store_true", help="a money session instead")
 
 
+def _seat_options(
+    parser: argparse.ArgumentParser, choices: str, default: str | None = None
+) -> None:
+    """``--white SEAT`` and ``--black SEAT``; a level is one of gnubg's, beginner to
+    grandmaster."""
+    for side in ("white", "black"):
+        parser.add_argument(
+            f"--{side}",
+            type=_seat,
+            default=default,
+            metavar="SEAT",
+            help=f"who plays {side.title()}: {choices}",
+        )
+
+
+def _analyse_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
+    parser.add_argument(
+        "--level",
+        type=_level,
+        default="expert",
+        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="the longest gnubg may take, in seconds (default: 600)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="FILE", help="the TOML configuration file")
@@ -336,15 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     command("run", _run, "run the table on the configured hardware (the service)")
     demo = command("demo", _demo, "two players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
-    for side in ("white", "black"):
-        demo.add_argument(
-            f"--{side}",
-            type=_seat,
-            default="demo",
-            metavar="SEAT",
-            help=f"who plays {side.title()}: demo (the built-in player, the default), gnubg "
-            "(expert) or gnubg:LEVEL (beginner ... grandmaster)",
-        )
+    _seat_options(demo, "demo (the built-in player, the default), gnubg or gnubg:LEVEL", "demo")
     _match_options(demo)
     demo.add_argument(
         "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
@@ -363,6 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
     _match_options(sim)
+    _seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
     only = check.add_mutually_exclusive_group()
     for step in ("leds", "switches", "buttons"):
@@ -378,22 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
     )
-    analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
-    analyse.add_argument(
-        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
-    )
-    analyse.add_argument(
-        "--level",
-        type=_level,
-        default="expert",
-        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
-    )
-    analyse.add_argument(
-        "--timeout",
-        type=float,
-        default=600.0,
-        help="the longest gnubg may take, in seconds (default: 600)",
-    )
+    _analyse_options(command("analyse", _analyse, "rate both players' plays and cube decisions"))
     from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
 
     calibrate = command(
