@@ -24,9 +24,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from bgpi.analysis import AnalysisStore, Analyst
 from bgpi.config import Config
 from bgpi.driver import Driver
-from bgpi.engine import Engine
+from bgpi.engine import Engine, EngineMissingError, GnubgEngine
+from bgpi.engine.process import find_gnubg
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.seats import open_engines
 from bgpi.engine.worker import Answer, EngineWorker
@@ -35,7 +37,7 @@ from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.notify import Notifier
-from bgpi.records import MatchStarted, Seat
+from bgpi.records import GameEnded, MatchStarted, Seat
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import Journal
@@ -147,6 +149,8 @@ class App:
         self.events: queue.Queue[Event | Answer] = queue.Queue()
         self.driver: Driver | None = None
         self.worker: EngineWorker | None = None
+        self.analyst: Analyst | None = None
+        self._records_seen = 0
 
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -171,6 +175,7 @@ class App:
                 ask=self._ask,
             )
             self.worker = self._seat_engines(table, engines, stack)
+            self.analyst = self._analyst(stack)
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
             log.info("ready: %s, phase %s", table.match, table.phase.value)
@@ -202,9 +207,35 @@ class App:
                     driver.dispatch(event)
                 else:
                     driver.handle(event)
+            self._after_a_game(driver, journal)
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()
+
+    def _analyst(self, stack: ExitStack) -> Analyst | None:
+        """gnubg, on its own thread, to rate each game as it ends (``[seats] analyse``)."""
+        if not self.config.seats.analyse:
+            return None
+        try:
+            find_gnubg()
+        except EngineMissingError as exc:
+            log.info("games are not analysed: %s", exc)
+            return None
+        engine = GnubgEngine(timeout=max(600.0, self.config.seats.timeout_s))
+        analyst = Analyst(AnalysisStore(self.state_dir / JOURNAL_NAME), engine, say=log.warning)
+        stack.callback(analyst.close)
+        return analyst
+
+    def _after_a_game(self, driver: Driver, journal: Journal) -> None:
+        """A game has ended in this step: queue its match for analysis."""
+        log_now = driver.log
+        if len(log_now) < self._records_seen:  # a new match began
+            self._records_seen = 0
+        new = log_now[self._records_seen :]
+        self._records_seen = len(log_now)
+        if self.analyst is not None and any(isinstance(r, GameEnded) for r in new):
+            matches = journal.matches()
+            self.analyst.analyse(matches[-1].id, journal.records(matches[-1].id))
 
     def _ask(self, request: DecisionRequest) -> None:
         """The table waits for an engine seat: its thread answers into the loop's queue."""

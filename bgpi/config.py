@@ -25,7 +25,8 @@ Sections and keys (defaults in brackets)::
                automatic_doubles [0], cube_limit [64]
     [players]  white ["White"], black ["Black"]
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
-               timeout_s [60]: who plays each side, and the longest the engine may think
+               timeout_s [60]: who plays each side, and the longest the engine may think;
+               analyse [true]: gnubg rates each game as it ends (where it is installed)
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
 """
@@ -109,6 +110,7 @@ class SeatsConfig:
     white: str = "person"
     black: str = "person"
     timeout_s: float = 60.0
+    analyse: bool = True  # gnubg rates each game as it ends, where gnubg is installed
 
     def __post_init__(self) -> None:
         from bgpi.engine.seats import Seat  # noqa: PLC0415 (the engine only where it is used)
