@@ -15,7 +15,7 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bgpi import __version__
 from bgpi.config import Config, ConfigError, load, show
@@ -138,6 +138,8 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     from bgpi.demo import open_sides  # noqa: PLC0415
     from bgpi.engine import EngineError  # noqa: PLC0415
 
+    if args.remote is not None:
+        return _remote_demo(config, args)
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
     try:
@@ -155,6 +157,43 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     score = sim.match.score
     print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
     return OK
+
+
+def _remote_demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.commands import remote_demo, remote_game  # noqa: PLC0415
+
+    try:
+        game = remote_game(config, args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return remote_demo(game, _chosen_match(config, args), args)
+
+
+def _club_results(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.commands import club_results  # noqa: PLC0415
+
+    return club_results(config, args)
+
+
+def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -> None:
+    """``demo --remote`` and ``club results``: play and report over an MQTT broker."""
+    demo.add_argument("--remote", metavar="URL", help="play one seat against another board")
+    demo.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
+    demo.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
+    demo.add_argument("--club", help="publish the result to this club on the broker")
+    demo.add_argument(
+        "--patience",
+        type=_bounded(1, None, "a number of seconds"),
+        default=120,
+        help="with --remote: give up after this long without word (default: 120 s)",
+    )
+    club = commands.add_parser("club", help="a club's results on an MQTT broker")
+    actions = club.add_subparsers(dest="action", required=True, metavar="ACTION")
+    text = "list the results the club's boards published"
+    results = actions.add_parser("results", parents=[common], help=text, description=text)
+    results.add_argument("--broker", metavar="URL", help="the broker (default: the config's)")
+    results.add_argument("--club", help="the club's name (default: the config's)")
+    results.set_defaults(run=_club_results)
 
 
 def _sim(config: Config, args: argparse.Namespace) -> int:
@@ -338,17 +377,34 @@ def _seat_options(
         )
 
 
-def _analyse_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+def _diagnose_options(check: argparse.ArgumentParser) -> None:
+    only = check.add_mutually_exclusive_group()
+    for step in ("leds", "switches", "buttons"):
+        only.add_argument(
+            f"--{step}-only", dest="only", action="store_const", const=step, help=f"only the {step}"
+        )
+    check.add_argument(
+        "--seconds",
+        type=float,
+        default=60.0,
+        help="how long to watch the switches, and to wait for each button (default: 60)",
+    )
+    check.add_argument(
+        "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
+    )
+
+
+def _analyse_options(analyse: argparse.ArgumentParser) -> None:
+    analyse.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
     )
-    parser.add_argument(
+    analyse.add_argument(
         "--level",
         type=_level,
         default="expert",
         help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
     )
-    parser.add_argument(
+    analyse.add_argument(
         "--timeout",
         type=float,
         default=600.0,
@@ -381,6 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
     )
+    _remote_options(demo, commands, common)
     sim = command("sim", _sim, "play on the simulated board in the browser")
     sim.add_argument(
         "--port",
@@ -397,21 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
     _match_options(sim)
     _seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
-    only = check.add_mutually_exclusive_group()
-    for step in ("leds", "switches", "buttons"):
-        only.add_argument(
-            f"--{step}-only", dest="only", action="store_const", const=step, help=f"only the {step}"
-        )
-    check.add_argument(
-        "--seconds",
-        type=float,
-        default=60.0,
-        help="how long to watch the switches, and to wait for each button (default: 60)",
-    )
-    check.add_argument(
-        "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
-    )
-    _analyse_options(command("analyse", _analyse, "rate both players' plays and cube decisions"))
+    _diagnose_options(check)
     from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
 
     calibrate = command(
@@ -420,6 +463,8 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.description = HELP
     calibrate.formatter_class = argparse.RawDescriptionHelpFormatter
     add_arguments(calibrate)
+    analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
+    _analyse_options(analyse)
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"

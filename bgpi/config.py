@@ -29,6 +29,9 @@ Sections and keys (defaults in brackets)::
                analyse [true]: gnubg rates each game as it ends (where it is installed)
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
+    [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
+               ca_file [""], match [""] (the code both boards share), side ["white"],
+               club [""] (publish finished matches' results there): see docs/remote.md
 """
 
 from __future__ import annotations
@@ -148,6 +151,20 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteConfig:
+    """A match against another board over an MQTT broker (docs/remote.md); the command
+    line's ``--remote``, ``--match``, ``--side`` and ``--club`` win over these."""
+
+    broker: str = ""
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""  # mqtts: a CA certificate of one's own instead of the system's
+    match: str = ""
+    side: str = "white"
+    club: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked."""
 
@@ -160,6 +177,7 @@ class Config:
     seats: SeatsConfig = field(default_factory=SeatsConfig)
     state: StateConfig = field(default_factory=StateConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
     source: str = "(defaults)"
@@ -209,6 +227,7 @@ _CHOICES = {
     ("buttons", "backend"): ("sim", "gpio"),
     ("leds", "backend"): ("sim", "neopixel"),
     ("leds", "wiring"): ("spi", "pwm"),
+    ("remote", "side"): ("white", "black"),
 }
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("sensors", "point_slots"): (1, 15),
@@ -237,6 +256,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "seats": SeatsConfig,
     "state": StateConfig,
     "web": WebConfig,
+    "remote": RemoteConfig,
 }
 
 
@@ -276,6 +296,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     wiring = _wiring(source, sections["sensors"], data.get("sensors", {}))
     config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
     _guard(source, "rules", config.match_record)
+    _check_remote(source, config.remote)
     return config
 
 
@@ -288,6 +309,16 @@ def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:
         raise ConfigError(
             source, "pins.led_data", f"{led_pin_error(leds.wiring, pins.led_data)} (leds.wiring)"
         )
+
+
+def _check_remote(source: str, remote: RemoteConfig) -> None:
+    from bgpi.remote.broker import Broker  # noqa: PLC0415 (only a remote board needs it)
+    from bgpi.remote.pairing import normalize  # noqa: PLC0415
+
+    if remote.broker:
+        _guard(source, "remote.broker", lambda: Broker.parse(remote.broker))
+    if remote.match:
+        _guard(source, "remote.match", lambda: normalize(remote.match))
 
 
 def _section(source: str, name: str, values: Any) -> Any:
@@ -367,7 +398,11 @@ def show(config: Config) -> str:
         section = getattr(config, name)
         lines.append(f"\n[{name}]")
         for f in fields(section):
-            lines.append(f"{f.name} = {_toml(getattr(section, f.name))}")
+            value = getattr(section, f.name)
+            if f.name == "password" and value:  # printed configs end up in bug reports
+                lines.append(f'{f.name} = "********"  # set, not shown')
+                continue
+            lines.append(f"{f.name} = {_toml(value)}")
         if name == "sensors":
             lines.append(unused_toml(config.geometry))
     lines.append(f"\n# LED map: {config.ledmap.length} pixels")
