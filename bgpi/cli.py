@@ -274,6 +274,32 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
     return OK
 
 
+def _hint(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
+    from bgpi.engine.hints import hint  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.table import Table  # noqa: PLC0415
+
+    path = _journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path) as journal:
+        table = Table.replay(table_config(config), journal.records())
+    engine = GnubgEngine(Level.parse(args.level), timeout=config.seats.timeout_s)
+    try:
+        given = hint(table, engine)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        engine.close()
+    if given is None:
+        print(f"no hint now: {table.phase.value}")
+    else:
+        print(f"{table.names[given.player]}: {given.words}")
+    return OK
+
+
 def _level(text: str) -> str:
     """An argparse type: one of gnubg's level names."""
     from bgpi.engine import Level  # noqa: PLC0415
@@ -465,6 +491,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(calibrate)
     analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
     _analyse_options(analyse)
+    hint_command = command("hint", _hint, "what gnubg would do now: the play, double or take")
+    hint_command.add_argument(
+        "--level", type=_level, default="expert", help="gnubg's level (default: expert)"
+    )
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
