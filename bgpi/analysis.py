@@ -50,6 +50,15 @@ class AnalysisStore:
             ).fetchone()
         return None if row is None else from_json(row[0])
 
+    def latest(self, match_id: int) -> MatchAnalysis | None:
+        """The analysis of the most of the match's records, by any engine, if any."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT analysis FROM analyses WHERE match_id = ? ORDER BY records DESC, at DESC",
+                (match_id,),
+            ).fetchone()
+        return None if row is None else from_json(row[0])
+
     def put(self, match_id: int, records: int, engine: str, analysis: MatchAnalysis) -> None:
         with self._connect() as db:
             db.execute(
