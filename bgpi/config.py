@@ -224,8 +224,8 @@ class Config:
 
 _CHOICES = {
     ("sensors", "backend"): names(Kind.SENSORS),
-    ("buttons", "backend"): ("sim", "gpio"),
-    ("leds", "backend"): ("sim", "neopixel"),
+    ("buttons", "backend"): names(Kind.BUTTONS),
+    ("leds", "backend"): names(Kind.PIXELS),
     ("leds", "wiring"): ("spi", "pwm"),
     ("remote", "side"): ("white", "black"),
 }

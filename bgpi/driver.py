@@ -73,12 +73,14 @@ class Driver:
     ledmap: LedMap
     style: Style
     frame: tuple[RGB, ...] | None = None
+    frames_composed: int = 0  # renders: the costly part on a Pi Zero
     frames_written: int = 0
     log: list[Record] = field(default_factory=list)  # the current match's records, in order
     # Told when the table waits for a seat that is not a person here (the engine, a remote
     # board); its answer comes back as an event through dispatch, never from inside ask.
     ask: Callable[[DecisionRequest], None] | None = None
     _due: float | None = None  # when a blinking light next changes the frame
+    _scene: Scene | None = None  # what the frame shows
 
     def sensor(self, frame: SensorFrame) -> None:
         self.dispatch(Seen(self.geometry.counts(frame), frame.timestamp))
@@ -131,12 +133,19 @@ class Driver:
         return scene_of(self.table)
 
     def show(self, now: float, *, changed: bool = True) -> None:
-        """Render the scene when the table changed or a light is due to blink; write the
-        pixels only when the frame changed."""
-        if not changed and self.frame is not None and (self._due is None or now < self._due):
+        """Compose a frame when what it shows changed or a light is due to blink; write the
+        pixels only when the frame changed. Most table changes (every raw switch change, a
+        bouncing contact included, moves the settle filter) change nothing shown, and a
+        render is what a Pi Zero cannot spare."""
+        due = self._due is not None and now >= self._due
+        if self.frame is not None and not due and not changed:
             return
         scene = self.scene
+        if self.frame is not None and not due and scene == self._scene:
+            return
         frame = render(scene, self.ledmap, self.style, now)
+        self.frames_composed += 1
+        self._scene = scene
         self._due = next_change(scene, self.style, now)
         if frame != self.frame:
             self.pixels.show(frame)

@@ -16,6 +16,7 @@ from bgpi.config import Config
 from bgpi.geometry import Geometry
 from bgpi.hal import open_pixels
 from bgpi.hal.api import Pixels
+from bgpi.hal.errors import BackendUnavailableError
 from bgpi.hal.registry import Kind, backend
 from bgpi.hal.sim import SimBoard, SimPixels, WiringFaults, scrambled_geometry
 
@@ -140,7 +141,8 @@ def calibrate(config: Config, args: argparse.Namespace) -> int:
             board, builder, pixels = _simulated(config, template, args)
         else:
             board, builder, pixels = _hardware(config, args.bits or config.geometry.nbits, stack)
-        stack.callback(pixels.close)
+        if pixels is not None:
+            stack.callback(pixels.close)
         wizard = Wizard(
             path, template, board, builder, _say, pixels, config.ledmap, timeout=args.timeout
         )
@@ -157,7 +159,7 @@ def calibrate(config: Config, args: argparse.Namespace) -> int:
 
 def _simulated(
     config: Config, template: Geometry, args: argparse.Namespace
-) -> tuple[Board, Builder, Pixels]:
+) -> tuple[Board, Builder, Pixels | None]:
     seed = args.sim_wiring_seed
     wiring = scrambled_geometry(
         seed,
@@ -171,13 +173,18 @@ def _simulated(
     return SimChain(board), SimBuilder(board, wiring, _say), SimPixels(config.ledmap.length)
 
 
-def _hardware(config: Config, nbits: int, stack: ExitStack) -> tuple[Board, Builder, Pixels]:
+def _hardware(config: Config, nbits: int, stack: ExitStack) -> tuple[Board, Builder, Pixels | None]:
     settings = backend_settings(config)
     chosen = backend(Kind.SENSORS, config.sensors.backend)
     sensors = chosen.load()(nbits, **chosen.options(settings))
     stack.callback(sensors.close)
     pixels_backend = backend(Kind.PIXELS, config.leds.backend)
-    pixels = open_pixels(
-        config.leds.backend, config.ledmap.length, **pixels_backend.options(settings)
-    )
+    try:
+        pixels: Pixels | None = open_pixels(
+            config.leds.backend, config.ledmap.length, **pixels_backend.options(settings)
+        )
+    except BackendUnavailableError as exc:
+        # The LEDs only point at the spot; the terminal says it too, so go on without them.
+        _say(f"the LEDs cannot be used ({exc}): going on with the terminal's words alone")
+        pixels = None
     return ChainBoard(sensors), Terminal(_say), pixels

@@ -322,3 +322,18 @@ def test_the_leds_light_the_spot_asked_for(tmp_path: Path) -> None:
     assert (ledmap.pixels(1)[0],) in lit and (ledmap.pixels(7)[1],) in lit
     assert lit.index((ledmap.pixels(1)[0],)) < lit.index((ledmap.pixels(7)[1],))
     assert lit[-1] == ()  # dark when done
+
+
+def test_without_usable_leds_the_wizard_goes_on_with_words(
+    mock_factory: MockFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from contextlib import ExitStack  # noqa: PLC0415
+
+    from bgpi.calibrate.command import _hardware  # noqa: PLC0415
+    from bgpi.config import parse  # noqa: PLC0415
+
+    config = parse({"sensors": {"backend": "gpio"}, "leds": {"backend": "neopixel"}})
+    with ExitStack() as stack:
+        board, _, pixels = _hardware(config, 152, stack)
+        assert pixels is None and board.nbits == 152
+    assert "the LEDs cannot be used (the neopixel backend" in capsys.readouterr().out

@@ -46,6 +46,7 @@ def _core_files() -> list[Path]:
     files: list[Path] = []
     for name in CORE:
         path = ROOT / name
+        assert path.exists(), f"{path} moved: name the core's new place in CORE"
         files.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
     return files
 
