@@ -21,28 +21,18 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.records import MatchStarted, Played
 from bgpi.remote.demo import ExchangedDice, RemoteGame, remote_board, seats_of
-from bgpi.remote.hands import UnmadeIntentError, make
+from bgpi.remote.hands import UnmadeIntentError, decided, make
 from bgpi.remote.link import Link
 from bgpi.remote.pairing import side_name
 from bgpi.remote.turns import OutOfStepError, Todo, check_made, decider, next_step
 from bgpi.remote.wire import Action, Intent
 from bgpi.simtable import SimTable
-from bgpi.table import Chosen, Decided, Phase
-from bgpi.table import Intent as TableIntent
+from bgpi.table import Chosen, Phase
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.run import Address, serve_sim
 from bgpi.web.server import CommandError
 from bgpi.web.session import SimSession
 from bgpi.words import ROLL, WHITE
-
-_DECISIONS = {
-    Action.OPENING: TableIntent.OPENING_ROLL,
-    Action.ROLL: TableIntent.ROLL,
-    Action.DOUBLE: TableIntent.DOUBLE,
-    Action.TAKE: TableIntent.TAKE,
-    Action.BEAVER: TableIntent.BEAVER,
-    Action.DROP: TableIntent.DROP,
-}
 
 
 class RemoteSimSession(SimSession):
@@ -122,15 +112,12 @@ class RemoteSimSession(SimSession):
 
     def _hand(self, intent: Intent) -> None:
         sim, other = self.sim, 1 - self.side
-        if intent.action is Action.PLAY:
+        decision = decided(intent, other, sim.clock())
+        if decision is not None:
+            sim.driver.dispatch(decision)
+        else:
             moves = Played(other, intent.moves).move_values()
             sim.driver.dispatch(Chosen(other, moves, sim.clock()))
-        elif intent.action in _DECISIONS:
-            sim.driver.dispatch(Decided(other, _DECISIONS[intent.action], sim.clock()))
-        else:
-            self.link.pause(
-                f"{side_name(other)}'s {intent.action.value}: not yet made at the table"
-            )
 
 
 def run_remote_sim(

@@ -13,7 +13,7 @@ from typing import Final
 from bgpi.demo import PipPlayer
 from bgpi.records import Played
 from bgpi.remote.wire import Action, Intent
-from bgpi.rules import Move
+from bgpi.rules import GameResult, Move
 from bgpi.simtable import SimTable
 from bgpi.table import Chosen, Decided, Phase
 from bgpi.table import Intent as TableIntent
@@ -31,7 +31,18 @@ _DECISIONS: Final = {
     Action.TAKE: TableIntent.TAKE,
     Action.BEAVER: TableIntent.BEAVER,
     Action.DROP: TableIntent.DROP,
+    Action.RESIGN: TableIntent.RESIGN,
+    Action.ACCEPT: TableIntent.ACCEPT_RESIGN,
+    Action.REJECT: TableIntent.DECLINE_RESIGN,
 }
+
+
+def decided(intent: Intent, player: int, t: float) -> Decided | None:
+    """The other board's decision as its seat's answer to the table (None: a play)."""
+    if intent.action not in _DECISIONS:
+        return None
+    level = GameResult(intent.result) if intent.action is Action.RESIGN else None
+    return Decided(player, _DECISIONS[intent.action], t, level)
 
 
 def make(sim: SimTable, intent: Intent, player: int) -> None:
@@ -43,6 +54,10 @@ def make(sim: SimTable, intent: Intent, player: int) -> None:
         sim.cube(player)
     elif action is Action.BEAVER:
         sim.press(player, ROLL, hold=sim.table.config.long_press + 0.2)
+    elif action is Action.ACCEPT:
+        sim.roll(player)
+    elif action is Action.REJECT:
+        sim.cube(player)
     elif action is Action.PLAY:
         moves = Played(player, intent.moves).move_values()
         if sim.phase is not Phase.MOVING:
@@ -51,7 +66,7 @@ def make(sim: SimTable, intent: Intent, player: int) -> None:
         sim.roll(player)
         confirm(sim, player, moves)
     else:
-        raise UnmadeIntentError(f"{action.value}: resignations are not yet made at the table")
+        raise UnmadeIntentError(f"{action.value}: the demo's player never resigns")
 
 
 def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
@@ -59,8 +74,9 @@ def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
     the table as the seat's answer; a play is lit move by move and the hands here follow
     the lights until the table commits it."""
     action = intent.action
-    if action in _DECISIONS:
-        sim.driver.dispatch(Decided(player, _DECISIONS[action], sim.clock()))
+    decision = decided(intent, player, sim.clock())
+    if decision is not None:
+        sim.driver.dispatch(decision)
         sim.advance()
     elif action is Action.PLAY:
         moves = Played(player, intent.moves).move_values()
@@ -75,7 +91,7 @@ def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
             sim.make_play(player, moves)
         sim.advance(0.5)  # the board holds still: the tracker reads the whole play
     else:
-        raise UnmadeIntentError(f"{action.value}: resignations are not yet made at the table")
+        raise UnmadeIntentError(f"{action.value}: not a seat's intent")
 
 
 def confirm(sim: SimTable, player: int, moves: tuple[Move, ...]) -> None:
@@ -101,6 +117,8 @@ def decide(sim: SimTable, player: PipPlayer, side: int, at: int, rng: random.Ran
     if phase is Phase.BEFORE_ROLL:
         wants = match.may_double(side) and player.doubles(sim.table.mover_view_of(side), match)
         return Intent(at, Action.DOUBLE if wants else Action.ROLL)
+    if phase is Phase.RESIGN_OFFERED:  # the demo's player takes a resignation offered
+        return Intent(at, Action.ACCEPT)
     if phase is Phase.DOUBLED:
         beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
         answer = player.answer(sim.table.mover_view_of(side), match, beaver)

@@ -15,7 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from bgpi.records import CubeAction, OpeningDie, Played, Record, Rolled
+from bgpi.records import (
+    CubeAction,
+    OpeningDie,
+    Played,
+    Record,
+    ResignAnswered,
+    ResignOffered,
+    Rolled,
+)
 from bgpi.remote.wire import Action, Intent
 from bgpi.table import Phase, Table
 from bgpi.words import BLACK, WHITE
@@ -50,8 +58,10 @@ def decider(table: Table) -> int | None:
         return WHITE if table.opening[WHITE] is None else BLACK
     if phase in (Phase.BEFORE_ROLL, Phase.MOVING, Phase.CONFIRM, Phase.GUIDED):
         return turn
-    if phase is Phase.DOUBLED and turn is not None:
+    if phase in (Phase.DOUBLED, Phase.RESIGN_OFFERED) and turn is not None:
         return 1 - turn
+    if phase is Phase.RESIGNING:
+        return turn
     return None
 
 
@@ -89,13 +99,18 @@ def intent_of(record: Record, index: int, side: int) -> Intent | None:
         return None
     if isinstance(record, Played):
         return Intent(index, Action.PLAY, record.moves)
+    if isinstance(record, ResignOffered):
+        return Intent(index, Action.RESIGN, result=record.result)
+    action = _action_of(record)
+    return Intent(index, action) if action is not None else None
+
+
+def _action_of(record: Record) -> Action | None:
     if isinstance(record, CubeAction):
-        return Intent(index, Action(record.action))
-    if isinstance(record, OpeningDie):
-        return Intent(index, Action.OPENING)
-    if isinstance(record, Rolled):
-        return Intent(index, Action.ROLL)
-    return None
+        return Action(record.action)
+    if isinstance(record, ResignAnswered):
+        return Action.ACCEPT if record.accepted else Action.REJECT
+    return {OpeningDie: Action.OPENING, Rolled: Action.ROLL}.get(type(record))
 
 
 def expected(intent: Intent) -> tuple[type, str]:
@@ -104,6 +119,9 @@ def expected(intent: Intent) -> tuple[type, str]:
         Action.OPENING: (OpeningDie, ""),
         Action.ROLL: (Rolled, ""),
         Action.PLAY: (Played, ""),
+        Action.RESIGN: (ResignOffered, ""),
+        Action.ACCEPT: (ResignAnswered, ""),
+        Action.REJECT: (ResignAnswered, ""),
     }
     return kinds.get(intent.action, (CubeAction, intent.action.value))
 
@@ -123,6 +141,10 @@ def check_made(
     ok = isinstance(record, kind) and getattr(record, "player", player) == player
     if isinstance(record, CubeAction):
         ok = ok and record.action == action
+    if isinstance(record, ResignOffered):
+        ok = ok and record.result == intent.result
+    if isinstance(record, ResignAnswered):
+        ok = ok and record.accepted == (intent.action is Action.ACCEPT)
     if isinstance(record, Played) and not mine:
         ok = ok and sorted(record.moves) == sorted(intent.moves)
     if not ok:

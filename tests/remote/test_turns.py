@@ -3,10 +3,23 @@ the table's seat path: a pure planner and a simulated table, no broker."""
 
 from __future__ import annotations
 
-from bgpi.records import GameStarted, MatchStarted, OpeningDie, OpeningRolled, Played, Rolled
+import random
+
+from bgpi.demo import PipPlayer
+from bgpi.records import (
+    GameEnded,
+    GameStarted,
+    MatchStarted,
+    OpeningDie,
+    OpeningRolled,
+    Played,
+    ResignAnswered,
+    ResignOffered,
+    Rolled,
+)
 from bgpi.remote.demo import seats_of
-from bgpi.remote.hands import make, make_theirs
-from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, next_step
+from bgpi.remote.hands import decide, make, make_theirs
+from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, intent_of, next_step
 from bgpi.remote.wire import Action, Intent
 from bgpi.simtable import SimTable
 from bgpi.table import Phase
@@ -84,3 +97,25 @@ def test_a_play_made_here_other_than_sent_is_out_of_step() -> None:
     else:
         raise AssertionError("a different play passed")
     assert isinstance(sim.driver.log[3], OpeningDie) and not isinstance(sim.driver.log[5], Rolled)
+
+
+def test_a_resignation_from_the_other_board_is_offered_here_and_answered() -> None:
+    sim = board(BLACK)
+    fixed_dice(sim, 3, 1)
+    make_theirs(sim, Intent(2, Action.OPENING), WHITE)
+    make(sim, Intent(3, Action.OPENING), BLACK)
+    offer = Intent(5, Action.RESIGN, result=2)  # White, on roll, resigns a gammon
+    mine = [Intent(3, Action.OPENING)]
+    assert plan(sim, BLACK, mine, [offer]) == Next(Todo.MAKE_THEIRS, offer, 5)
+    make_theirs(sim, offer, WHITE)
+    check_made(sim.driver.log, offer, WHITE, mine=False, phase=sim.phase)
+    assert sim.driver.log[5] == ResignOffered(WHITE, 2)
+    assert sim.phase is Phase.RESIGN_OFFERED
+    assert plan(sim, BLACK, mine, [offer]).todo is Todo.DECIDE
+    answer = decide(sim, PipPlayer(), BLACK, 6, random.Random(0))
+    assert answer == Intent(6, Action.ACCEPT)
+    make(sim, answer, BLACK)
+    assert sim.driver.log[6] == ResignAnswered(BLACK, True)
+    assert isinstance(sim.driver.log[7], GameEnded) and sim.driver.log[7].winner == BLACK
+    assert intent_of(sim.driver.log[6], 6, BLACK) == answer
+    assert intent_of(sim.driver.log[5], 5, WHITE) == offer
