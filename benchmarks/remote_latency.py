@@ -127,7 +127,9 @@ def protocol(broker: Broker, rounds: int, directory: Path) -> tuple[list[float],
     def light(body: Body) -> None:  # the play to the table, and its first move on the strip
         assert isinstance(body, Intent)
         frames = sim.driver.frames_written
-        sim.driver.table, sim.driver.frame = moving, before  # each round the same play
+        # Each round the same play from the same position: the driver as it was before it.
+        sim.driver.table, sim.driver.frame = moving, before
+        sim.driver._scene = None  # else it takes the scene for one already shown
         sim.driver.dispatch(Chosen(WHITE, Played(WHITE, body.moves).move_values(), sim.clock()))
         assert sim.driver.frames_written > frames, "the play did not light"
         got.append(body)
