@@ -5,8 +5,9 @@ Three messages, each a JSON object with a ``type``:
 - ``layout``, once per connection: where every pixel is (the LED map's zones and areas), how
   many slots each zone has, the style's gamma and brightness (so the page can show a pixel's
   colour as the eye sees the LED), the mode (``sim`` or ``companion``) and the keys;
-- ``state``, whenever it changes: phase, whose turn, dice, cube, score, what each button
-  means now, the checkers on every zone, the log, the Position ID and Match ID;
+- ``state``, whenever it changes: phase, whose turn, who sits where (person, engine,
+  remote), dice, cube, score, a resignation chosen or offered, what each button means now,
+  the checkers on every zone, the log, the Position ID and Match ID;
 - ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
 """
 
@@ -120,6 +121,7 @@ def state_message(
         "phase": table.phase.value,
         "status": status(table, scene),
         "names": list(table.names),
+        "seats": [seat.value for seat in table.seats],
         "turn": match.turn,
         "dice": list(match.dice or ()),
         "dice_left": list(scene.dice_left),
@@ -135,6 +137,7 @@ def state_message(
         "pips": list(table.position.pip_count),
         "prompts": [[player, button, meaning] for player, button, meaning in scene.prompts],
         "alert": scene.alert,
+        "resign": {"level": scene.resign, "offered": scene.resign_offered},
         "lifted": sorted(scene.lifted),
         "destinations": sorted(scene.destinations),
         "extra": [list(pair) for pair in scene.extra],

@@ -111,6 +111,8 @@ def test_the_state_has_the_game_the_log_and_the_ids() -> None:
     assert state["position_id"] == "4HPwATDgc/ABMA"
     assert state["match_id"] == sim.match.id()
     assert state["hand"] == [[WHITE, 13]]
+    assert state["seats"] == ["person", "person"]
+    assert state["resign"] == {"level": 0, "offered": False}
     assert state["log"][-1] == {"text": "White 31:", "player": 0, "kind": "roll"}  # type: ignore[index]
     assert (
         state["status"]
