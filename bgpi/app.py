@@ -104,6 +104,8 @@ def table_config(config: Config) -> TableConfig:
         capacities(config.geometry),
         settle=config.sensors.settle_ms / 1000,
         long_press=config.buttons.long_press_ms / 1000,
+        accept_illegal=not config.rules.demand_correction,
+        next_match=config.match_record().rules(),
     )
 
 

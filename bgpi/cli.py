@@ -175,18 +175,36 @@ def _club_results(config: Config, args: argparse.Namespace) -> int:
     return club_results(config, args)
 
 
-def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -> None:
-    """``demo --remote`` and ``club results``: play and report over an MQTT broker."""
-    demo.add_argument("--remote", metavar="URL", help="play one seat against another board")
-    demo.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
-    demo.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
-    demo.add_argument("--club", help="publish the result to this club on the broker")
-    demo.add_argument(
+def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
+    """``--remote``: play one seat against another board over an MQTT broker."""
+    parser.add_argument("--remote", metavar="URL", help="play one seat against another board")
+    parser.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
+    parser.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
+    parser.add_argument("--club", help="publish the result to this club on the broker")
+    parser.add_argument(
         "--patience",
         type=_bounded(1, None, "a number of seconds"),
         default=120,
         help="with --remote: give up after this long without word (default: 120 s)",
     )
+
+
+def _remote_sim(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.browser import run_remote_sim  # noqa: PLC0415
+    from bgpi.remote.commands import remote_game  # noqa: PLC0415
+
+    try:
+        game = remote_game(config, args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    state_dir = config.state_dir(args.state_dir)
+    match = _chosen_match(config, args)
+    return run_remote_sim(config, game, match, host=args.host, port=args.port, state_dir=state_dir)
+
+
+def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -> None:
+    """``demo --remote`` and ``club results``: play and report over an MQTT broker."""
+    _remote_seat_options(demo)
     club = commands.add_parser("club", help="a club's results on an MQTT broker")
     actions = club.add_subparsers(dest="action", required=True, metavar="ACTION")
     text = "list the results the club's boards published"
@@ -198,6 +216,9 @@ def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -
 
 def _sim(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.run import run_sim  # noqa: PLC0415
+
+    if args.remote is not None:
+        return _remote_sim(config, args)
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     white = str(args.white) if args.white else config.seats.white
@@ -479,6 +500,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
     _match_options(sim)
     _seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
+    _remote_seat_options(sim)
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
     _diagnose_options(check)
     from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415

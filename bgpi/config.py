@@ -98,6 +98,7 @@ class RulesConfig:
     beaver: bool = False
     automatic_doubles: int = 0
     cube_limit: int = 64
+    demand_correction: bool = False  # never let an illegal play be accepted (beginners)
 
 
 @dataclass(frozen=True, slots=True)
