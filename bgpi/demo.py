@@ -77,9 +77,14 @@ def play_match(
     an engine's side is seated as the engine in a new match's record.
     """
     players = sides or (PipPlayer(), PipPlayer())
+    seats = tuple(Seat.ENGINE if isinstance(p, EngineSeat) else Seat.PERSON for p in players)
     if isinstance(match, MatchStarted):
-        seats = tuple(Seat.ENGINE if isinstance(p, EngineSeat) else Seat.PERSON for p in players)
         match = replace(match, seats=(seats[0], seats[1]))
+    elif match and isinstance(match[0], MatchStarted) and match[0].seats != seats:
+        raise ValueError(
+            f"the match resumed seats {match[0].seats[0]} and {match[0].seats[1]}, not "
+            f"{seats[0]} and {seats[1]}: give --white and --black as when it began"
+        )
     sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
     sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
     printer = _Printer(sim, say)

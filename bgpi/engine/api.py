@@ -57,9 +57,12 @@ class CubeDecision:
 class PlayerRating:
     """One player's play over a game or a match, rated as gnubg rates it.
 
-    ``error_rate`` is the equity lost per decision in thousandths (gnubg's mEMG, normalised
-    to the cube); ``rating`` is gnubg's word for it (``World class``); ``luck`` the equity the
-    dice gave in thousandths per move, and ``luck_rating`` gnubg's word for that.
+    ``error_rate`` is the equity lost per decision in thousandths (mEMG: gnubg's totals in
+    cube-normalised equity over its unforced moves and close cube decisions); ``rating`` is
+    gnubg's word for it (``World class``); ``luck`` the equity the dice gave in thousandths
+    per move, and ``luck_rating`` gnubg's word for that. In a match gnubg's own statistics
+    print the rate worked out in match-winning chances and converted, which can differ from
+    ``error_rate`` by a point or so; the rating words are the same.
     """
 
     name: str

@@ -64,6 +64,7 @@ class GnubgProcess:
         self._home: tempfile.TemporaryDirectory[str] | None = None
         self._seq = 0
         self._lock = threading.Lock()
+        self._closed = False
 
     @property
     def home(self) -> Path:
@@ -81,12 +82,14 @@ class GnubgProcess:
         the call made once more. Raise :class:`EngineError` when there is no answer."""
         with self._lock:
             for attempt in range(2):
-                self._ensure_started()
+                if self._closed:
+                    raise EngineError(f"gnubg was stopped before answering {name}")
                 try:
+                    self._ensure_started()
                     return self._ask(name, arguments, timeout or self.timeout)
                 except _DiedError as exc:
                     self._stop()
-                    if attempt:
+                    if attempt or self._closed:
                         raise EngineError(f"gnubg stopped while answering {name}: {exc}") from None
                     self.say(f"gnubg stopped ({exc}); starting it again")
             raise AssertionError("unreachable")
@@ -98,7 +101,10 @@ class GnubgProcess:
             self._proc.wait()
 
     def close(self) -> None:
-        """Stop gnubg and remove its home directory; idempotent."""
+        """Stop gnubg and remove its home directory; idempotent. A question being answered
+        on another thread ends at once (with :class:`EngineError`), not at its time limit."""
+        self._closed = True
+        self.kill()
         with self._lock:
             self._stop()
             if self._home is not None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bgpi.engine.api import CubeAnswer, Engine, EngineError
-from bgpi.rules import Move
+from bgpi.rules import GameResult, Move
 from bgpi.table import Ask, DecisionRequest, Intent, Table
 
 _ANSWERS: Final = {
@@ -43,6 +43,17 @@ class EngineSeat:
         self.failures = 0
         return answer
 
+    def resigns(self, request: DecisionRequest, table: Table) -> GameResult | None:
+        """Before its roll, what the engine resigns (the least the opponent is sure to win),
+        or None to play on; an engine that fails here plays on (said)."""
+        if request.ask is not Ask.TURN:
+            return None
+        try:
+            return self.engine.resignation(table.mover_view_of(request.player), table.match)
+        except EngineError as exc:
+            self.say(f"{self.engine.name}: {exc}")
+            return None
+
     def decide(self, request: DecisionRequest, table: Table) -> Intent | tuple[Move, ...]:
         """The engine's answer to ``request``; raise :class:`EngineError` if it has none."""
         match, player = table.match, request.player
@@ -60,5 +71,13 @@ class EngineSeat:
             if reply is CubeAnswer.BEAVER and not beaver:
                 reply = CubeAnswer.TAKE
             return _ANSWERS[reply]
+        if request.ask is Ask.RESIGN:
+            offered = match.resignation
+            assert offered is not None  # the table asks while an offer is pending
+            accepts = self.engine.accepts(table.mover_view_of(player), match, offered)
+            return Intent.ACCEPT_RESIGN if accepts else Intent.DECLINE_RESIGN
+        if request.ask is Ask.ILLEGAL:
+            # The rules let the opponent of an illegal play have it corrected; an engine does.
+            return Intent.DEMAND_CORRECTION
         assert match.dice is not None  # Ask.PLAY: the table asks once the dice are rolled
         return self.engine.choose_play(table.mover_view, match.dice, match).moves

@@ -3,7 +3,8 @@ thread, so the board keeps reading the sensors and blinking while gnubg thinks.
 
 The loop hands each :class:`~bgpi.table.DecisionRequest` with the (immutable) table it was
 asked from; the worker asks the seat's engine and posts the answer back into the loop's queue
-as an event (:class:`~bgpi.table.Decided` or :class:`~bgpi.table.Chosen`). An answer the
+as an event (:class:`~bgpi.table.Decided` or :class:`~bgpi.table.Chosen`); before its roll
+an engine that would resign offers it. An answer the
 table can no longer take (it moved on) is refused by the table like any other. The engine's
 own time limit stops a hung gnubg; a failure is said and asked once more of the restarted
 engine; a second failure is said and the question left unanswered.
@@ -59,6 +60,10 @@ class EngineWorker:
     def _run(self) -> None:
         while (item := self._asks.get()) is not None:
             request, table = item
+            resigned = self.seats[request.player].resigns(request, table)
+            if resigned is not None:
+                self.post(Decided(request.player, Intent.RESIGN, self.clock(), resigned))
+                continue
             answer = self._answer(request, table)
             if isinstance(answer, Intent):
                 self.post(Decided(request.player, answer, self.clock()))

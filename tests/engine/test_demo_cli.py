@@ -67,3 +67,15 @@ def test_a_seat_that_cannot_play_is_a_usage_error(
         code = int(str(exc.code))
     assert code == 2
     assert error in capsys.readouterr().err
+
+
+def test_a_resumed_demo_keeps_its_seats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--state-dir", str(tmp_path), "--seed", "3", "--length", "25", "--games", "1"]
+    assert main(["demo", "--white", "demo", "--black", "demo", *args]) == 0
+    capsys.readouterr()
+    with_engine = ["demo", "--black", "gnubg:expert", "--state-dir", str(tmp_path)]
+    assert main(with_engine) == 1
+    assert capsys.readouterr().err == (
+        "bgpi demo: the match resumed seats person and person, not person and engine: "
+        "give --white and --black as when it began\n"
+    )

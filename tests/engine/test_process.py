@@ -11,6 +11,7 @@ import pytest
 
 from bgpi.engine import (
     EngineAnswerError,
+    EngineError,
     EngineMissingError,
     EngineTimeoutError,
     GnubgEngine,
@@ -130,3 +131,29 @@ def test_seats_are_read_from_words() -> None:
     ):
         with pytest.raises(ValueError, match=why):
             Seat.parse(bad)
+
+
+def test_closing_ends_a_question_in_hand_at_once(tmp_path: Path) -> None:
+    import threading  # noqa: PLC0415
+
+    process = GnubgProcess(fake_gnubg(tmp_path, ""), timeout=600)
+    engine = GnubgEngine(Level.EXPERT, process=process)
+    failed: list[Exception] = []
+
+    def question() -> None:
+        try:
+            engine.choose_play(Position.initial(), (3, 1), MONEY)
+        except Exception as exc:
+            failed.append(exc)
+
+    asking = threading.Thread(target=question)
+    asking.start()
+    for _ in range(3000):  # until started and asked (the fake never answers); 30 s at most
+        if process.pid is not None:
+            break
+        asking.join(0.01)
+    engine.close()
+    asking.join(30)
+    assert not asking.is_alive()
+    assert [type(e) for e in failed] == [EngineError]
+    assert "stopped while answering play" in str(failed[0])

@@ -11,8 +11,10 @@ from bgpi.demo import PipPlayer, play_match
 from bgpi.engine import CubeAnswer, CubeDecision, EngineError, MatchAnalysis, SimpleEngine
 from bgpi.engine.seat import EngineSeat
 from bgpi.records import CubeAction, MatchStarted, Record, Seat
-from bgpi.rules import Match, Play, Position
-from bgpi.table import Ask, DecisionRequest, Intent, Phase
+from bgpi.rules import GameResult, Match, MatchRules, Play, Position
+from bgpi.table import Ask, Decided, DecisionRequest, Intent, Phase
+
+MONEY_AFTER_OPENING = Match.new(MatchRules(0)).opening_roll(3, 1)
 
 
 class Flaky(SimpleEngine):
@@ -93,3 +95,47 @@ def test_an_engine_seat_doubles_and_its_double_is_journaled() -> None:
     sim = play_match(MatchStarted(3), seed=4, say=lambda _: None, sides=(seat, PipPlayer()))
     doubles = [r for r in sim.driver.log if isinstance(r, CubeAction) and r.player == 0]
     assert doubles and doubles[0].action.value == "double"
+
+
+class Resigned(Table):
+    """A table where the other player offered to resign ``offered``."""
+
+    def __init__(self, offered: GameResult) -> None:
+        match = Match.new(MatchRules(5)).opening_roll(3, 1).resign(0, offered)
+        super().__init__(match)
+
+
+@pytest.mark.parametrize(
+    ("offered", "intent"),
+    [(GameResult.SINGLE, Intent.DECLINE_RESIGN), (GameResult.GAMMON, Intent.ACCEPT_RESIGN)],
+)
+def test_a_resignation_is_answered_as_the_engine_judges(
+    offered: GameResult, intent: Intent
+) -> None:
+    seat = EngineSeat(SimpleEngine(), lambda _: None)  # accepts a gammon or more
+    asked = DecisionRequest(1, Ask.RESIGN)
+    assert seat(asked, Resigned(offered)) is intent  # type: ignore[arg-type]
+
+
+def test_an_illegal_play_of_the_other_is_corrected() -> None:
+    seat = EngineSeat(SimpleEngine(), lambda _: None)
+    asked = DecisionRequest(1, Ask.ILLEGAL)
+    assert seat(asked, Table(MONEY_AFTER_OPENING)) is Intent.DEMAND_CORRECTION  # type: ignore[arg-type]
+
+
+def test_an_engine_that_would_resign_offers_it_before_its_roll() -> None:
+    import queue  # noqa: PLC0415
+
+    from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
+
+    class Loser(SimpleEngine):
+        def resignation(self, position: Position, match: Match) -> GameResult | None:
+            return GameResult.GAMMON
+
+    answers: queue.Queue[object] = queue.Queue()
+    worker = EngineWorker({1: EngineSeat(Loser(), print)}, answers.put)
+    worker.ask(DecisionRequest(1, Ask.TURN), Table(MONEY_AFTER_OPENING))  # type: ignore[arg-type]
+    worker.close()
+    answer = answers.get_nowait()
+    assert isinstance(answer, Decided)
+    assert (answer.player, answer.intent, answer.result) == (1, Intent.RESIGN, GameResult.GAMMON)
