@@ -6,7 +6,8 @@ Three messages, each a JSON object with a ``type``:
   many slots each zone has, the style's gamma and brightness (so the page can show a pixel's
   colour as the eye sees the LED), the mode (``sim`` or ``companion``) and the keys;
 - ``state``, whenever it changes: phase, whose turn, dice, cube, score, what each button
-  means now, the checkers on every zone, the log, the Position ID and Match ID;
+  means now, the zones the last play touched, the checkers on every zone, the log, the
+  Position ID and Match ID;
 - ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
 """
 
@@ -137,6 +138,7 @@ def state_message(
         "destinations": sorted(scene.destinations),
         "extra": [list(pair) for pair in scene.extra],
         "missing": [list(pair) for pair in scene.missing],
+        "last_play": sorted(scene.last_play),  # the page marks them brighter than the LEDs
         "board": [zone.to_json() for zone in board],
         "hand": [list(held) for held in hand],
         "log": [entry.to_json() for entry in log_entries(records)],
