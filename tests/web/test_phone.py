@@ -16,7 +16,7 @@ from bgpi.config import Config
 from bgpi.records import GameStarted, OpeningRolled, Played, Record, Rolled
 from bgpi.web.run import SimServer, new_session
 from bgpi.words import BLACK, WHITE
-from tests.web.browser import drag
+from tests.web.browser import centre, checker_centre, drag, slot_centre
 
 SEED = 23  # the opening roll: White 3, Black 1, so White plays 31
 PHONE = {"width": 390, "height": 844}
@@ -220,3 +220,55 @@ def test_the_dice_lie_large_on_the_board_in_the_rollers_half(page: Page, server:
         # On the felt of White's right-hand half, between the bar and the tray.
         assert bar["x"] + bar["width"] < found["x"] < board["x"] + board["width"]
         assert board["y"] < found["y"] < board["y"] + board["height"]
+
+
+def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger on the screen: down at ``start``, moved, lifted at ``end`` (the touch events
+    Chromium gets from a phone's screen, through the DevTools protocol)."""
+    session = page.context.new_cdp_session(page)
+    steps = 4
+    session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point(start)]})
+    for step in range(1, steps + 1):
+        at = tuple(a + (b - a) * step / steps for a, b in zip(start, end, strict=True))
+        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point(at)]})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    session.detach()
+
+
+def point(at: tuple[float, ...]) -> dict[str, float]:
+    return {"x": at[0], "y": at[1]}
+
+
+def test_on_a_phone_a_finger_drags_a_checker_and_holds_a_button(
+    phone: Page, server: SimServer
+) -> None:
+    open_page(phone, server)
+    roll = centre(phone, '.button[data-player="0"][data-button="roll"] rect')
+    session = phone.context.new_cdp_session(phone)
+    for kind, points in (("touchStart", [point(roll)]), ("touchEnd", [])):
+        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    session.detach()
+    expect(phone.locator(".die")).to_have_count(1)  # White's opening die: the touch pressed ROLL
+    phone.keyboard.press("Shift+R")
+    expect(phone.locator("body")).to_have_attribute("data-phase", "moving")
+    touch_drag(phone, checker_centre(phone, 8), slot_centre(phone, 5, 2))
+    expect(phone.locator('.checker[data-zone="5"]')).to_have_count(1)
+    expect(phone.locator("#pips-white")).to_have_text("164")
+
+
+def test_a_long_press_on_a_held_checker_does_not_knock_it(phone: Page, server: SimServer) -> None:
+    open_page(phone, server)
+    opening_roll(phone)
+    phone.mouse.move(*checker_centre(phone, 13))
+    phone.mouse.down()  # held, as a finger holds it to see its destinations
+    phone.mouse.move(*slot_centre(phone, 11, 5), steps=3)
+    # The context menu a phone raises for a long press, on the checker under the finger.
+    phone.eval_on_selector(
+        '.checker[data-zone="13"][data-slot]',
+        "c => c.dispatchEvent(new MouseEvent('contextmenu', {bubbles: true, cancelable: true}))",
+    )
+    phone.mouse.move(*slot_centre(phone, 13, 4), steps=3)
+    phone.mouse.up()
+    expect(phone.locator('.checker[data-zone="13"]')).to_have_count(5)
+    expect(phone.locator(".checker.askew")).to_have_count(0)
+    expect(phone.locator("#status")).not_to_contain_text("The board is wrong")

@@ -653,6 +653,9 @@
   function onContextMenu(event) {
     if (!sim()) return;
     event.preventDefault();
+    // A finger held on a checker (to see where it may go) is a long press, which a phone
+    // turns into a context menu: that is the hand holding it, not knocking it.
+    if (drag) return;
     if (event.target.classList.contains("checker") && event.target.dataset.zone && !event.target.dataset.askew) {
       knock(event.target);
     }
