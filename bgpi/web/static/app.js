@@ -230,9 +230,9 @@
       role: "button", "aria-label": `${COLOURS[player]} ${spec.button.toUpperCase()}` }, parent);
     const middle = spec.y + spec.h / 2;
     el("rect", { x: spec.x, y: spec.y, width: spec.w, height: spec.h, rx: 5 }, group);
-    const text = el("text", { x: spec.x + (portrait ? 34 : 22), y: middle }, group);
+    const text = el("text", { x: spec.x + (portrait ? 34 : 17), y: middle }, group);
     text.textContent = spec.button.toUpperCase();
-    const keyText = el("text", { class: "key", x: spec.x + spec.w - (portrait ? 24 : 12), y: middle + 1 }, group);
+    const keyText = el("text", { class: "key", x: spec.x + spec.w - (portrait ? 24 : 15), y: middle + 1 }, group);
     keyText.textContent = keyFor(player, spec.button);
     const meaning = el("text", { class: "meaning", x: spec.x + spec.w / 2, y: spec.meaningY }, parent);
     buttons[`${player}.${spec.button}`] = { group, meaning };
@@ -287,7 +287,7 @@
     const player = colour === "white" ? WHITE : BLACK;
     const p = panelPlaces(player);
     if (kind === "button") {
-      return { x: p[button].x + 12, y: p[button].y + p[button].h / 2, r: 9, small: true };
+      return { x: p[button].x + (portrait ? 14 : 9), y: p[button].y + p[button].h / 2, r: 9, small: true };
     }
     const key = { turn: "turn", dice: "dice", cube: "cubeBar", score: "score" }[kind];
     let x = p[key].x + 5 + i * G.PITCH;
