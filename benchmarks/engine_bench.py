@@ -3,9 +3,9 @@
 
 For each level, gnubg plays White against the built-in player on the simulated table, with
 the same seeded dice (the positions part as the levels play differently), and each of its
-turns is timed from the table's ask for its play (the dice
-just rolled) to the table lighting the first move of the play it chose: gnubg's evaluation,
-the answer checked against the legal plays, and the table's step into its guided phase.
+turns is timed from the table's ask for its play (the dice just rolled) to the table lighting
+the first move of the play it chose: gnubg's evaluation, the answer checked against the legal
+plays, and the table's step into its guided phase.
 
 The ratios are against ``expert`` (0-ply) measured in the same run. The Raspberry Pi Zero 2 W
 line multiplies by a factor, not a measurement: the Zero 2 W's Cortex-A53 at 1 GHz runs

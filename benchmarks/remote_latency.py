@@ -1,8 +1,9 @@
 """Latency of remote play over a loopback mosquitto: run ``python benchmarks/remote_latency.py``.
 
 From the moment a board has committed a play and hands it to its link (sealed, signed, in its
-message log on disk, published with QoS 1) until the other board holds it (opened, checked,
-in its own message log), which is when its lights can show the play's first move. The
+message log on disk, published with QoS 1) until the other board's lights show the play's
+first move: the message opened, checked and in its message log, the play handed to its table
+as the remote seat's choice, and the new frame written to its (simulated) strip. The
 reference, measured in the same run on the same broker: a bare payload of the same size
 published with QoS 1 and received, no signature and no journal. Both brokers are Debian's
 mosquitto on 127.0.0.1: as installed (Nagle's algorithm on), and with ``set_tcp_nodelay``.
@@ -20,17 +21,45 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bgpi.records import MatchStarted
+from bgpi.records import MatchStarted, Played
 from bgpi.remote.broker import Broker
+from bgpi.remote.demo import seats_of
+from bgpi.remote.hands import make
 from bgpi.remote.link import Link
 from bgpi.remote.log import MessageLog
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.wire import Action, Body, Intent
+from bgpi.simtable import SimTable
+from bgpi.table import Chosen, Decided
+from bgpi.table import Intent as TableIntent
 from bgpi.words import BLACK, WHITE
 
 MOVES = ((24, 18, 6, False), (13, 8, 5, False))
+
+
+class Dice:
+    """White's 6 and Black's 5 for the opening roll: White plays 6-5."""
+
+    def __init__(self) -> None:
+        self.values = [6, 5]
+
+    def die(self) -> int:
+        return self.values.pop(0)
+
+    def roll(self) -> tuple[int, int]:
+        raise AssertionError("no roll after the opening")
+
+
+def black_board() -> SimTable:
+    """Black's board, the remote White to play the opening 6-5."""
+    sim = SimTable(MatchStarted(5, seats=seats_of(BLACK)))
+    sim.driver.dice = Dice()
+    sim.setup()
+    sim.driver.dispatch(Decided(WHITE, TableIntent.OPENING_ROLL, sim.clock()))
+    make(sim, Intent(3, Action.OPENING), BLACK)
+    return sim
 
 
 def start_broker(directory: Path, nodelay: bool) -> tuple[subprocess.Popen[bytes], int]:
@@ -91,8 +120,19 @@ def protocol(broker: Broker, rounds: int, directory: Path) -> tuple[list[float],
     white, black = links
     while not (white.transport.subscribed and black.transport.subscribed):
         white.transport.poll(0.05)
+    sim = black_board()
+    moving, before = sim.driver.table, sim.driver.frame
     got: list[Body] = []
-    black.on_accept = got.append
+
+    def light(body: Body) -> None:  # the play to the table, and its first move on the strip
+        assert isinstance(body, Intent)
+        frames = sim.driver.frames_written
+        sim.driver.table, sim.driver.frame = moving, before  # each round the same play
+        sim.driver.dispatch(Chosen(WHITE, Played(WHITE, body.moves).move_values(), sim.clock()))
+        assert sim.driver.frames_written > frames, "the play did not light"
+        got.append(body)
+
+    black.on_accept = light
 
     def once(n: int) -> None:
         white.send(Intent(2 * n + 5, Action.PLAY, MOVES))
@@ -112,7 +152,7 @@ def report(name: str, times: list[float], reference: list[float]) -> None:
     ref = statistics.median(reference)
     p95 = ms[int(len(ms) * 0.95)]
     print(
-        f"  {name:<34} median {statistics.median(ms):6.2f} ms  p95 {p95:6.2f} ms"
+        f"  {name:<37} median {statistics.median(ms):6.2f} ms  p95 {p95:6.2f} ms"
         f"  ({statistics.median(times) / ref:4.1f}x the bare message)"
     )
 
@@ -133,7 +173,7 @@ def main() -> None:
                 process.wait()
             print(f"mosquitto on 127.0.0.1, set_tcp_nodelay {'true' if nodelay else 'false'}:")
             report(f"bare QoS 1 message ({size} bytes)", reference, reference)
-            report("a play, commit to the other board", play, reference)
+            report("a play, commit to the other's lights", play, reference)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ append-only and untouched, and a journal without the table simply has no analyse
 from __future__ import annotations
 
 import json
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,7 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Final
 
-from bgpi.engine.api import Engine, GameAnalysis, MatchAnalysis, PlayerRating
+from bgpi.engine.api import Engine, EngineError, GameAnalysis, MatchAnalysis, PlayerRating
 from bgpi.records import Record
 
 _SCHEMA: Final = """CREATE TABLE IF NOT EXISTS analyses (
@@ -45,6 +47,15 @@ class AnalysisStore:
             row = db.execute(
                 "SELECT analysis FROM analyses WHERE match_id = ? AND records = ? AND engine = ?",
                 (match_id, records, engine),
+            ).fetchone()
+        return None if row is None else from_json(row[0])
+
+    def latest(self, match_id: int) -> MatchAnalysis | None:
+        """The analysis of the most of the match's records, by any engine, if any."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT analysis FROM analyses WHERE match_id = ? ORDER BY records DESC, at DESC",
+                (match_id,),
             ).fetchone()
         return None if row is None else from_json(row[0])
 
@@ -128,3 +139,42 @@ def _rated(p: PlayerRating) -> str:
         f"{p.moves} plays, {p.chequer_error:.0f} lost; {p.cube_decisions} cube decisions, "
         f"{p.cube_error:.0f} lost; luck {p.luck:+.1f} per move ({p.luck_rating})"
     )
+
+
+class Analyst:
+    """Analyses matches on a thread of its own, after each game, so the board never waits:
+    ``analyse`` queues the match's records, the thread rates them with ``engine`` and stores
+    the result beside the match (where ``bgpi analyse`` and the page read it)."""
+
+    def __init__(
+        self,
+        store: AnalysisStore,
+        engine: Engine,
+        *,
+        say: Callable[[str], None],
+    ) -> None:
+        self.store, self.engine, self.say = store, engine, say
+        self.done: list[tuple[int, int]] = []  # (match, records) analysed, for who waits on it
+        self._queue: queue.Queue[tuple[int, list[Record]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="bgpi-analyst", daemon=True)
+        self._thread.start()
+
+    def analyse(self, match_id: int, records: Sequence[Record]) -> None:
+        self._queue.put((match_id, list(records)))
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop after the analysis in hand and close the engine; idempotent."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join(timeout)
+        self.engine.close()
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            match_id, records = item
+            try:
+                analysed(self.store, match_id, records, self.engine)
+            except (EngineError, sqlite3.Error, ValueError) as exc:
+                self.say(f"match {match_id} not analysed: {exc}")
+            else:
+                self.done.append((match_id, len(records)))

@@ -19,22 +19,29 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from bgpi.analysis import AnalysisStore, Analyst
 from bgpi.config import Config
 from bgpi.driver import Driver
+from bgpi.engine import Engine, EngineMissingError, GnubgEngine
+from bgpi.engine.process import find_gnubg
+from bgpi.engine.seat import EngineSeat
+from bgpi.engine.seats import open_engines
+from bgpi.engine.worker import Answer, EngineWorker
 from bgpi.hal import open_buttons, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.notify import Notifier
+from bgpi.records import GameEnded, MatchStarted, Seat
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import Journal
-from bgpi.table import Table, TableConfig
+from bgpi.table import Chosen, Decided, DecisionRequest, Table, TableConfig, waiting
 
 log = logging.getLogger("bgpi")
 
@@ -97,15 +104,17 @@ def table_config(config: Config) -> TableConfig:
         capacities(config.geometry),
         settle=config.sensors.settle_ms / 1000,
         long_press=config.buttons.long_press_ms / 1000,
+        accept_illegal=not config.rules.demand_correction,
+        next_match=config.match_record().rules(),
     )
 
 
-def resume(config: Config, journal: Journal) -> Table:
+def resume(config: Config, journal: Journal, record: MatchStarted | None = None) -> Table:
     """The table the journal leads to (finishing a step an older bgpi journaled only half
-    of); a new match from the config if it holds none."""
+    of); a new match (``record``, by default the config's) if it holds none."""
     records = journal.records()
     if not records:
-        journal.new_match(config.match_record())
+        journal.new_match(record or config.match_record())
         records = journal.records()
     table, _ = complete(table_config(config), records, journal)
     return table
@@ -139,14 +148,22 @@ class App:
         # and says STOPPING; anywhere else $NOTIFY_SOCKET is unset and it does nothing.
         self.notifier = notifier if notifier is not None else Notifier.from_environment()
         self.stop = threading.Event()
-        self.events: queue.Queue[Event] = queue.Queue()
+        self.events: queue.Queue[Event | Answer] = queue.Queue()
         self.driver: Driver | None = None
+        self.worker: EngineWorker | None = None
+        self.analyst: Analyst | None = None
+        self._records_seen = 0
 
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         with ExitStack() as stack:
             journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
-            table = resume(self.config, journal)
+            engines = open_engines(
+                (self.config.seats.white, self.config.seats.black),
+                say=log.warning,
+                timeout=self.config.seats.timeout_s,
+            )
+            table = resume(self.config, journal, _with_seats(self.config, engines))
             hardware = self.hardware(self.config, stack)
             stack.callback(_dark, hardware.pixels)
             self.driver = Driver(
@@ -157,7 +174,10 @@ class App:
                 self.config.geometry,
                 self.config.ledmap,
                 self.config.style,
+                ask=self._ask,
             )
+            self.worker = self._seat_engines(table, engines, stack)
+            self.analyst = self._analyst(stack)
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
             log.info("ready: %s, phase %s", table.match, table.phase.value)
@@ -165,6 +185,9 @@ class App:
                 self.on_ready()
             stack.callback(self.notifier.close)
             self.notifier.ready(f"{table.match}, {table.phase.value}")
+            request = waiting(table)  # a match resumed while the engine was to answer
+            if request is not None:
+                self._ask(request)
             self._loop(self.driver, journal)
             self.notifier.stopping()
         log.info("stopped")
@@ -182,10 +205,68 @@ class App:
             except queue.Empty:
                 driver.tick(time.monotonic())
             else:
-                driver.handle(event)
+                if isinstance(event, Decided | Chosen):
+                    driver.dispatch(event)
+                else:
+                    driver.handle(event)
+            self._after_a_game(driver, journal)
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()
+
+    def _analyst(self, stack: ExitStack) -> Analyst | None:
+        """gnubg, on its own thread, to rate each game as it ends (``[seats] analyse``)."""
+        if not self.config.seats.analyse:
+            return None
+        try:
+            find_gnubg()
+        except EngineMissingError as exc:
+            log.info("games are not analysed: %s", exc)
+            return None
+        engine = GnubgEngine(timeout=max(600.0, self.config.seats.timeout_s))
+        analyst = Analyst(AnalysisStore(self.state_dir / JOURNAL_NAME), engine, say=log.warning)
+        stack.callback(analyst.close)
+        return analyst
+
+    def _after_a_game(self, driver: Driver, journal: Journal) -> None:
+        """A game has ended in this step: queue its match for analysis."""
+        log_now = driver.log
+        if len(log_now) < self._records_seen:  # a new match began
+            self._records_seen = 0
+        new = log_now[self._records_seen :]
+        self._records_seen = len(log_now)
+        if self.analyst is not None and any(isinstance(r, GameEnded) for r in new):
+            matches = journal.matches()
+            self.analyst.analyse(matches[-1].id, journal.records(matches[-1].id))
+
+    def _ask(self, request: DecisionRequest) -> None:
+        """The table waits for an engine seat: its thread answers into the loop's queue."""
+        if self.worker is not None and self.driver is not None:
+            self.worker.ask(request, self.driver.table)
+
+    def _seat_engines(
+        self, table: Table, engines: dict[int, Engine], stack: ExitStack
+    ) -> EngineWorker | None:
+        """The thread that answers for the match's engine seats, if it has any."""
+        seats: dict[int, EngineSeat] = {}
+        for player in (0, 1):
+            if table.seats[player] is not Seat.ENGINE:
+                continue
+            if player not in engines:
+                log.error(
+                    "the match seats the engine for %s, but none can play it: "
+                    "the table waits for it (end the match or install gnubg)",
+                    table.names[player],
+                )
+                continue
+            seats[player] = EngineSeat(engines[player], log.warning)
+        if not seats:
+            for engine in engines.values():
+                engine.close()
+            return None
+        worker = EngineWorker(seats, self.events.put)
+        stack.callback(worker.close)
+        return worker
 
     def handle_signals(self) -> None:
         """Stop cleanly on SIGTERM (systemd) and SIGINT (Ctrl-C)."""
@@ -196,6 +277,13 @@ class App:
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
+
+
+def _with_seats(config: Config, engines: dict[int, Engine]) -> MatchStarted:
+    """The config's new match, each side the engine only where one could be opened."""
+    record = config.match_record()
+    seats = tuple(Seat.ENGINE if p in engines else Seat.PERSON for p in (0, 1))
+    return replace(record, seats=(seats[0], seats[1]))
 
 
 def _dark(pixels: Pixels) -> None:

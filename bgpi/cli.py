@@ -7,6 +7,7 @@ quiet unless ``-v``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import logging
 import os
@@ -95,6 +96,7 @@ def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
         base.automatic_doubles if not length else 0,
         base.cube_limit,
         base.names,
+        base.seats,
     )
 
 
@@ -173,18 +175,36 @@ def _club_results(config: Config, args: argparse.Namespace) -> int:
     return club_results(config, args)
 
 
-def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -> None:
-    """``demo --remote`` and ``club results``: play and report over an MQTT broker."""
-    demo.add_argument("--remote", metavar="URL", help="play one seat against another board")
-    demo.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
-    demo.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
-    demo.add_argument("--club", help="publish the result to this club on the broker")
-    demo.add_argument(
+def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
+    """``--remote``: play one seat against another board over an MQTT broker."""
+    parser.add_argument("--remote", metavar="URL", help="play one seat against another board")
+    parser.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
+    parser.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
+    parser.add_argument("--club", help="publish the result to this club on the broker")
+    parser.add_argument(
         "--patience",
         type=_bounded(1, None, "a number of seconds"),
         default=120,
         help="with --remote: give up after this long without word (default: 120 s)",
     )
+
+
+def _remote_sim(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.browser import run_remote_sim  # noqa: PLC0415
+    from bgpi.remote.commands import remote_game  # noqa: PLC0415
+
+    try:
+        game = remote_game(config, args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    state_dir = config.state_dir(args.state_dir)
+    match = _chosen_match(config, args)
+    return run_remote_sim(config, game, match, host=args.host, port=args.port, state_dir=state_dir)
+
+
+def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -> None:
+    """``demo --remote`` and ``club results``: play and report over an MQTT broker."""
+    _remote_seat_options(demo)
     club = commands.add_parser("club", help="a club's results on an MQTT broker")
     actions = club.add_subparsers(dest="action", required=True, metavar="ACTION")
     text = "list the results the club's boards published"
@@ -197,7 +217,15 @@ def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -
 def _sim(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.run import run_sim  # noqa: PLC0415
 
+    if args.remote is not None:
+        return _remote_sim(config, args)
+
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    white = str(args.white) if args.white else config.seats.white
+    black = str(args.black) if args.black else config.seats.black
+    config = dataclasses.replace(
+        config, seats=dataclasses.replace(config.seats, white=white, black=black)
+    )
     # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
     # and `bgpi export` find it and Ctrl-C loses nothing.
     return run_sim(
@@ -264,6 +292,32 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
     print(f"match {match_id}{'' if fresh else ' (stored analysis)'}")
     for line in report(analysis):
         print(line)
+    return OK
+
+
+def _hint(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
+    from bgpi.engine.hints import hint  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.table import Table  # noqa: PLC0415
+
+    path = _journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path) as journal:
+        table = Table.replay(table_config(config), journal.records())
+    engine = GnubgEngine(Level.parse(args.level), timeout=config.seats.timeout_s)
+    try:
+        given = hint(table, engine)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        engine.close()
+    if given is None:
+        print(f"no hint now: {table.phase.value}")
+    else:
+        print(f"{table.names[given.player]}: {given.words}")
     return OK
 
 
@@ -355,6 +409,21 @@ def _match_options(parser: argparse.ArgumentParser) -> None:
     kind.add_argument("--money", action="store_true", help="a money session instead")
 
 
+def _seat_options(
+    parser: argparse.ArgumentParser, choices: str, default: str | None = None
+) -> None:
+    """``--white SEAT`` and ``--black SEAT``; a level is one of gnubg's, beginner to
+    grandmaster."""
+    for side in ("white", "black"):
+        parser.add_argument(
+            f"--{side}",
+            type=_seat,
+            default=default,
+            metavar="SEAT",
+            help=f"who plays {side.title()}: {choices}",
+        )
+
+
 def _diagnose_options(check: argparse.ArgumentParser) -> None:
     only = check.add_mutually_exclusive_group()
     for step in ("leds", "switches", "buttons"):
@@ -410,15 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
     command("run", _run, "run the table on the configured hardware (the service)")
     demo = command("demo", _demo, "two players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
-    for side in ("white", "black"):
-        demo.add_argument(
-            f"--{side}",
-            type=_seat,
-            default="demo",
-            metavar="SEAT",
-            help=f"who plays {side.title()}: demo (the built-in player, the default), gnubg "
-            "(expert) or gnubg:LEVEL (beginner ... grandmaster)",
-        )
+    _seat_options(demo, "demo (the built-in player, the default), gnubg or gnubg:LEVEL", "demo")
     _match_options(demo)
     demo.add_argument(
         "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
@@ -438,6 +499,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
     _match_options(sim)
+    _seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
+    _remote_seat_options(sim)
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
     _diagnose_options(check)
     from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
@@ -450,6 +513,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(calibrate)
     analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
     _analyse_options(analyse)
+    hint_command = command("hint", _hint, "what gnubg would do now: the play, double or take")
+    hint_command.add_argument(
+        "--level", type=_level, default="expert", help="gnubg's level (default: expert)"
+    )
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
     export.add_argument(
         "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"

@@ -24,6 +24,9 @@ Sections and keys (defaults in brackets)::
     [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
                automatic_doubles [0], cube_limit [64]
     [players]  white ["White"], black ["Black"]
+    [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
+               timeout_s [60]: who plays each side, and the longest the engine may think;
+               analyse [true]: gnubg rates each game as it ends (where it is installed)
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
@@ -46,7 +49,7 @@ from bgpi.hal.pins import PinMap, led_pin_error
 from bgpi.hal.registry import Kind, names
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
-from bgpi.records import MatchStarted
+from bgpi.records import MatchStarted, Seat
 from bgpi.rules import MatchRules
 from bgpi.wiringmap import SlotCounts, WiringMapError, map_toml, parse_map, unused_toml
 
@@ -95,12 +98,42 @@ class RulesConfig:
     beaver: bool = False
     automatic_doubles: int = 0
     cube_limit: int = 64
+    demand_correction: bool = False  # never let an illegal play be accepted (beginners)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayersConfig:
     white: str = "White"
     black: str = "Black"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsConfig:
+    """Who plays each side: a person at the board, gnubg at a level, or the simple engine."""
+
+    white: str = "person"
+    black: str = "person"
+    timeout_s: float = 60.0
+    analyse: bool = True  # gnubg rates each game as it ends, where gnubg is installed
+
+    def __post_init__(self) -> None:
+        from bgpi.engine.seats import Seat  # noqa: PLC0415 (the engine only where it is used)
+
+        for side in (self.white, self.black):
+            Seat.parse(side)
+
+    def chosen(self) -> tuple[Seat, Seat]:
+        """Each side's seat in the match record: a person, or the engine."""
+        from bgpi.engine.seats import Seat as Player  # noqa: PLC0415
+
+        return (
+            _seat_of(Player.parse(self.white).kind.value),
+            _seat_of(Player.parse(self.black).kind.value),
+        )
+
+
+def _seat_of(kind: str) -> Seat:
+    return Seat.PERSON if kind == "person" else Seat.ENGINE
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +175,7 @@ class Config:
     pins: PinMap = field(default_factory=PinMap)
     rules: RulesConfig = field(default_factory=RulesConfig)
     players: PlayersConfig = field(default_factory=PlayersConfig)
+    seats: SeatsConfig = field(default_factory=SeatsConfig)
     state: StateConfig = field(default_factory=StateConfig)
     web: WebConfig = field(default_factory=WebConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
@@ -174,7 +208,8 @@ class Config:
         rules = MatchRules(
             r.length, r.crawford, r.jacoby, r.beaver, r.automatic_doubles, r.cube_limit
         )
-        return MatchStarted.of(rules, (self.players.white, self.players.black))
+        names = (self.players.white, self.players.black)
+        return MatchStarted.of(rules, names, self.seats.chosen())
 
     def state_dir(self, override: str | Path | None = None) -> Path:
         """Where the journal lives: the command line's choice, the config's, systemd's
@@ -210,6 +245,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("rules", "automatic_doubles"): (0, 6),
     ("rules", "cube_limit"): (2, 64),
     ("web", "port"): (0, 65535),  # 0: any free port
+    ("seats", "timeout_s"): (1, 3600),
 }
 _SECTIONS: dict[str, type[Any]] = {
     "sensors": SensorsConfig,
@@ -218,6 +254,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "pins": PinMap,
     "rules": RulesConfig,
     "players": PlayersConfig,
+    "seats": SeatsConfig,
     "state": StateConfig,
     "web": WebConfig,
     "remote": RemoteConfig,

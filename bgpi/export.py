@@ -14,6 +14,14 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
 - The game ends with ``Wins 2 points`` (`` and the match``) in the winner's column, on a line
   of its own without a number unless it follows the loser's drop on the same line.
 
+- A resignation accepted is the winner's ``Wins 4 points`` with no drop or bear-off before
+  it: gnubg reads it as a resignation of the points over the cube (4 at a cube of 2: a
+  gammon). A roll not yet played when its player resigned is left out (gnubg would read it as
+  a play of no move); a declined resignation is not written at all.
+- An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
+  game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
+  the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
+
 What a ``.mat`` file cannot say: the Jacoby rule, beavers being allowed, the cube limit and
 the Crawford rule. gnubg assumes the Crawford rule in matches and takes the others from its
 own settings, so the file names them in a ``;`` comment before the header, which gnubg keeps
@@ -35,16 +43,20 @@ from bgpi.records import (
     CubeAction,
     GameEnded,
     GameStarted,
+    IllegalAccepted,
     MatchStarted,
     OpeningDie,
     OpeningRolled,
     Played,
     Record,
+    ResignAnswered,
+    ResignOffered,
     Rolled,
     to_json,
 )
 from bgpi.rules import Match, MatchRules, RulesError
 from bgpi.rules.match import GameState
+from bgpi.rules.result import GameResult
 
 _LEFT: Final = 27
 """Width of the left column's text; the right column starts after one more space, at 33."""
@@ -123,8 +135,11 @@ class _Game:
     cells: list[str] = field(default_factory=list)
     opening_played: bool = False  # later plays fill in the cell their roll opened
     wins: tuple[int, str] | None = None
+    cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
 
     def add(self, player: int, text: str) -> None:
+        if self.cut is not None:
+            return
         if not self.cells and player == 1:
             self.cells.append("")  # Black opens: White has nothing on line 1
         if len(self.cells) % 2 != player:
@@ -161,7 +176,8 @@ class _Writer:
         self.turn_played = False  # the turn ends with the next record, unless that wins
 
     def text(self) -> str:
-        lines = _header(self.start)
+        lines = [f"; {game.cut}" for game in self.games if game.cut is not None]
+        lines.extend(_header(self.start))
         for game in self.games:
             lines.extend(game.lines(self.names))
         return "\n".join(lines) + "\n"
@@ -179,7 +195,9 @@ class _Writer:
         if self.turn_played and not (isinstance(record, GameEnded) and not record.dropped):
             self.match = self.match.end_turn()
             self.turn_played = False
-        game = self.games[-1]
+        self._in_game(self.games[-1], record)
+
+    def _in_game(self, game: _Game, record: Record) -> None:
         if isinstance(record, OpeningRolled):
             self.match = self.match.opening_roll(record.white, record.black)
         elif isinstance(record, Rolled):
@@ -187,20 +205,60 @@ class _Writer:
             self.match = self.match.roll(record.dice)
             game.add(record.player, mat_play(record.dice, ()))  # until the play fills it in
         elif isinstance(record, Played):
-            self._check_turn(record.player)
-            if self.match.dice is None:
-                raise MatExportError(f"player {record.player} plays without having rolled")
-            text = mat_play(self.match.dice, record.moves)
-            if game.opening_played:
-                game.cells[-1] = text
-            else:
-                game.add(record.player, text)
-                game.opening_played = True
-            self.turn_played = True
+            self._played(game, record)
         elif isinstance(record, CubeAction):
             self._cube(game, record)
-        else:
+        elif isinstance(record, ResignOffered):
+            self._check_turn(record.player)
+            self.match = self.match.resign(record.player, GameResult(record.result))
+        elif isinstance(record, ResignAnswered):
+            self._answer(game, record)
+        elif isinstance(record, IllegalAccepted):
+            self._illegal(game, record)
+        elif isinstance(record, GameEnded):
             self._end(game, record)
+        else:
+            raise MatExportError(f"{record} cannot come in a game")
+
+    def _illegal(self, game: _Game, record: IllegalAccepted) -> None:
+        self._check_turn(record.player)
+        if game.cut is None:
+            # The roll stays, alone: gnubg then has a game in play for the result to end.
+            if not game.opening_played and self.match.dice is not None:
+                game.add(record.player, mat_play(self.match.dice, ()))
+                game.opening_played = True
+            line = (len(game.cells) + 1) // 2
+            game.cut = (
+                f"Game {game.number}: {self.names[record.player]}'s illegal play on line "
+                f"{line} was accepted; a .mat file cannot hold it, so the game's moves stop "
+                "there and its result follows (gnubg reads it as a resignation)"
+            )
+        self.turn_played = True
+
+    def _played(self, game: _Game, record: Played) -> None:
+        self._check_turn(record.player)
+        if self.match.dice is None:
+            raise MatExportError(f"player {record.player} plays without having rolled")
+        text = mat_play(self.match.dice, record.moves)
+        if game.cut is not None:
+            pass  # not written: the game's moves stopped at an accepted illegal play
+        elif game.opening_played:
+            game.cells[-1] = text
+        else:
+            game.add(record.player, text)
+            game.opening_played = True
+        self.turn_played = True
+
+    def _answer(self, game: _Game, record: ResignAnswered) -> None:
+        if not record.accepted:
+            self.match = self.match.decline_resignation()  # a .mat file cannot say it
+            return
+        self.match = self.match.accept_resignation()
+        rolled = game.cells and game.cells[-1].endswith(":")
+        if self.match.dice is not None and rolled and game.cut is None:
+            # Resigned after rolling, before playing: gnubg would read the roll alone as a
+            # play of no move, so the roll goes; the resignation is the game's last action.
+            game.cells.pop()
 
     def _start_game(self) -> None:
         if self.games:
@@ -230,7 +288,10 @@ class _Writer:
         game.add(record.player, text)
 
     def _end(self, game: _Game, record: GameEnded) -> None:
-        if record.dropped:
+        if record.resigned:
+            if self.match.state is not GameState.RESIGNED:
+                raise MatExportError("a game ended by a resignation, but nobody resigned")
+        elif record.dropped:
             if self.match.state is not GameState.DROPPED:
                 raise MatExportError("a game ended by a drop, but nobody dropped")
         else:

@@ -3,7 +3,8 @@ tool, mpremote, and check that it took.
 
 What it does, saying each step as it goes:
 
-1. Finds the files (``firmware/`` of this checkout, or ``--firmware DIR``, and
+1. Finds the files (``firmware/`` of this checkout or of the current directory, or
+   ``--firmware DIR``, and
    ``bgpi/hal/scanproto.py``, copied as ``scanproto.py``) and their SHA-256.
 2. If ``bgpi.service`` is running and its process holds the port, stops it: the port is
    opened exclusively, and mpremote could not get in.
@@ -72,13 +73,21 @@ class FirmwareFile:
     sha256: str
 
 
+def default_folder() -> Path:
+    """``firmware/`` beside bgpi's source when it runs from a checkout; else (bgpi installed
+    from a wheel, as scripts/install.sh does) ``firmware/`` of the current directory, a clone."""
+    if (CHECKOUT_FIRMWARE / "main.py").is_file():
+        return CHECKOUT_FIRMWARE
+    return Path.cwd() / "firmware"
+
+
 def firmware_files(folder: Path | None = None) -> tuple[FirmwareFile, ...]:
-    """The files to copy, from ``folder`` (default: this checkout's ``firmware/``)."""
-    source = CHECKOUT_FIRMWARE if folder is None else folder
+    """The files to copy, from ``folder`` (default: :func:`default_folder`)."""
+    source = default_folder() if folder is None else folder
     if not source.is_dir():
         raise FlashUsageError(
-            f"no firmware folder at {source}: give --firmware DIR, the firmware/ folder of a "
-            "bgpi checkout of this version"
+            f"no firmware folder at {source}: run it in a clone of bgpi of this version, or "
+            "give --firmware DIR"
         )
     missing = [name for name in FIRMWARE_FILES if not (source / name).is_file()]
     if missing:

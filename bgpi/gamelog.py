@@ -12,10 +12,13 @@ from bgpi.records import (
     CubeAction,
     GameEnded,
     GameStarted,
+    IllegalAccepted,
     MatchStarted,
     OpeningRolled,
     Played,
     Record,
+    ResignAnswered,
+    ResignOffered,
     Rolled,
 )
 from bgpi.rules import format_moves
@@ -27,7 +30,7 @@ _VERBS: Final = {"double": "doubles", "take": "takes", "drop": "drops", "beaver"
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One line of the log. ``player`` is who acted (None for the match's and games' lines);
-    ``kind`` is what the line says: match, game, opening, roll, play, cube or end."""
+    ``kind`` is what the line says: match, game, opening, roll, play, cube, resign or end."""
 
     text: str
     player: int | None = None
@@ -90,7 +93,25 @@ class GameLog:
             self._say(f"{self.names[record.player]} {verb}", record.player, "cube")
         elif isinstance(record, GameEnded):
             self._ended(record)
+        elif isinstance(record, ResignOffered | ResignAnswered):
+            self._resign(record)
+        elif isinstance(record, IllegalAccepted):
+            rolled, self.rolled = self.rolled, None
+            text = f"{self.names[record.player]}: an illegal play, accepted"
+            if rolled is not None and self.lines[rolled].player == record.player:
+                text = f"{self.lines[rolled].text} an illegal play, accepted"
+                del self.lines[rolled]
+            self._say(text, record.player, "play")
         # OpeningDie: the pair follows as OpeningRolled.
+
+    def _resign(self, record: ResignOffered | ResignAnswered) -> None:
+        name = self.names[record.player]
+        if isinstance(record, ResignOffered):
+            level = GameResult(record.result).name.lower()
+            self._say(f"{name} offers to resign a {level}", record.player, "resign")
+        else:
+            verb = "accepts" if record.accepted else "declines"
+            self._say(f"{name} {verb} the resignation", record.player, "resign")
 
     def _say(self, text: str, player: int | None, kind: str) -> None:
         self.lines.append(Entry(text, player, kind))
@@ -119,7 +140,13 @@ class GameLog:
     def _ended(self, record: GameEnded) -> None:
         self.score[record.winner] += record.points
         plural = "" if record.points == 1 else "s"
-        how = "a drop" if record.dropped else f"a {GameResult(record.result).name.lower()}"
+        how = f"a {GameResult(record.result).name.lower()}"
+        if record.dropped or record.resigned:
+            how = (
+                "a drop"
+                if record.dropped
+                else f"a resigned {GameResult(record.result).name.lower()}"
+            )
         self._say(
             f"{self.names[record.winner]} wins {record.points} point{plural} by {how}; "
             f"score {self.score[0]}-{self.score[1]}",

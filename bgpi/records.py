@@ -27,6 +27,9 @@ class Kind(StrEnum):
     ROLL = "roll"
     PLAY = "play"
     CUBE = "cube"
+    RESIGN = "resign"
+    ANSWER = "answer"
+    ILLEGAL = "illegal"
     END = "end"
 
 
@@ -151,15 +154,48 @@ class CubeAction:
 
 
 @dataclass(frozen=True, slots=True)
+class ResignOffered:
+    """``player`` offers to resign the game as ``result`` (1 single, 2 gammon, 3
+    backgammon), times the cube; the other accepts or declines."""
+
+    kind: ClassVar[Kind] = Kind.RESIGN
+    player: int
+    result: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResignAnswered:
+    """``player`` accepted the resignation offered (the game's end follows) or declined it
+    (the game goes on where it was)."""
+
+    kind: ClassVar[Kind] = Kind.ANSWER
+    player: int
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalAccepted:
+    """``player`` ended the turn on a play the rules do not allow, and the opponent accepted
+    it: the game goes on from ``position``, the Position ID of the board as the mover left
+    it (in the mover's view)."""
+
+    kind: ClassVar[Kind] = Kind.ILLEGAL
+    player: int
+    position: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
-    """A game won by a play that bore off the last checker (``result``), or by a drop
-    (``result`` 1, the cube's value before the double)."""
+    """A game won by a play that bore off the last checker (``result``), by a drop
+    (``result`` 1, the cube's value before the double), or by an accepted resignation
+    (``result`` what was offered)."""
 
     kind: ClassVar[Kind] = Kind.END
     winner: int
     result: int
     points: int
     dropped: bool = False
+    resigned: bool = False
 
     @property
     def game_result(self) -> GameResult:
@@ -174,6 +210,9 @@ Record = (
     | Rolled
     | Played
     | CubeAction
+    | ResignOffered
+    | ResignAnswered
+    | IllegalAccepted
     | GameEnded
 )
 
@@ -187,6 +226,9 @@ _KINDS: dict[Kind, type[Any]] = {
         Rolled,
         Played,
         CubeAction,
+        ResignOffered,
+        ResignAnswered,
+        IllegalAccepted,
         GameEnded,
     )
 }

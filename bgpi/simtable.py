@@ -54,6 +54,7 @@ class SimOptions:
     slide_step: float = 0.02
     settle: float = DEFAULT_SETTLE
     long_press: float = LONG_PRESS
+    accept_illegal: bool = True
 
 
 class SimTable:
@@ -98,7 +99,12 @@ class SimTable:
         dice.skip(dice_rolled(history))
         self.driver = Driver(
             Table.replay(
-                TableConfig(capacities(self.geometry), options.settle, options.long_press),
+                TableConfig(
+                    capacities(self.geometry),
+                    options.settle,
+                    options.long_press,
+                    options.accept_illegal,
+                ),
                 history,
             ),
             self.journal,

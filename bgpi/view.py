@@ -13,7 +13,16 @@ from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows
 from bgpi.table.buttons import Hold
-from bgpi.table.phases import Confirm, Guided, Moving
+from bgpi.table.options import LONGEST, Option, options_of, value_of
+from bgpi.table.phases import (
+    Choosing,
+    Confirm,
+    Guided,
+    Illegal,
+    Moving,
+    Resigning,
+    ResignPending,
+)
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
 
@@ -42,6 +51,10 @@ def scene_of(table: Table) -> Scene:
         Phase.MOVING: _moving,
         Phase.CONFIRM: _confirm,
         Phase.GUIDED: _guided,
+        Phase.RESIGNING: _resigning,
+        Phase.RESIGN_OFFERED: _resigning,
+        Phase.ILLEGAL: _illegal,
+        Phase.CHOOSING: _choosing,
         Phase.ENDING: _ending,
         Phase.GAME_OVER: _over,
         Phase.MATCH_OVER: _over,
@@ -151,6 +164,36 @@ def _guided(table: Table, scene: Scene) -> Scene:
         missing=tuple(entry for entry in diff.missing if entry[0] != dst),
         alert="wrong" if off else None,
     )
+
+
+def _resigning(table: Table, scene: Scene) -> Scene:
+    at = table.at
+    assert isinstance(at, Resigning | ResignPending)
+    offered = isinstance(at, ResignPending)
+    return replace(scene, resign=int(at.level), resign_offered=offered, dice_left=())
+
+
+def _illegal(table: Table, scene: Scene) -> Scene:
+    """An illegal play shown to both: where the board differs from the nearest legal play,
+    with the wrong-board alert on both players' turn lights."""
+    at = table.at
+    assert isinstance(at, Illegal)
+    reading = at.back.reading
+    diff = reading.diff if reading is not None else BoardDiff()
+    return _wrong(replace(scene, dice_left=()), diff)
+
+
+def _choosing(table: Table, scene: Scene) -> Scene:
+    """The option chosen shows on the score pixels: White's side its value (the cube limit
+    as its doublings, 2 one pixel to 64 six), Black's side which option it is (1 the length,
+    then in the order ROLL steps through them), both on a 25-pixel gauge."""
+    at = table.at
+    assert isinstance(at, Choosing)
+    value = value_of(at.draft, at.option)
+    if at.option is Option.LIMIT:
+        value = value.bit_length() - 1
+    number = options_of(at.draft).index(at.option) + 1
+    return replace(scene, score=(value, number), length=LONGEST, turn=None, dice=(), dice_left=())
 
 
 def _ending(table: Table, scene: Scene) -> Scene:

@@ -367,6 +367,8 @@ start_service() {
     if ((BOOT_CHANGED)); then
         if command -v dtparam >/dev/null; then
             run dtparam spi=on
+        fi
+        if command -v dtoverlay >/dev/null; then
             run dtoverlay spi1-1cs
         fi
         say "The SPI settings take effect at the next boot: sudo reboot (bgpi then starts by itself)."

@@ -70,3 +70,16 @@ def open_engine(
         say(f"{exc}; {instead} plays this seat")
         return None
     return GnubgEngine(seat.level, program=program, timeout=timeout, say=say)
+
+
+def open_engines(
+    seats: tuple[str, str], *, say: Callable[[str], None], timeout: float = 60.0
+) -> dict[int, Engine]:
+    """The engines for the config's seats (``person``, ``gnubg:LEVEL``...), by player; a
+    person's seat has none, nor has a gnubg seat without gnubg (said, a person plays)."""
+    engines: dict[int, Engine] = {}
+    for player, text in enumerate(seats):
+        engine = open_engine(Seat.parse(text), say=say, timeout=timeout)
+        if engine is not None:
+            engines[player] = engine
+    return engines

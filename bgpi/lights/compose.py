@@ -41,6 +41,8 @@ The areas (:data:`~bgpi.lights.ledmap.AREAS`):
 - **turn**: steady in the colour of the player on turn; an alert replaces it with its blink
   (:data:`ALERT_LOOKS`) on both players' turn lights, or the one of the player on turn (no
   move) or of the winner (game over, match over).
+- **resignation**: the level chosen or offered (1 single, 2 gammon, 3 backgammon) as that
+  many pixels of the resigner's dice area, slow blink while chosen, double flash once offered.
 - **buttons**: each prompted button in its meaning's colour and blink (:data:`BUTTON_PATTERNS`).
 """
 
@@ -52,11 +54,14 @@ from typing import Final
 from bgpi.lights.marks import ALL, Gauge, Mark, Span, Target
 from bgpi.lights.patterns import (
     CHASE,
+    DAH_DAH,
     DAH_DIT,
     DIT_DAH,
+    DIT_GAP_DIT,
     DOUBLE_FLASH,
     FAST,
     FLASH,
+    LONG_DIT,
     MEDIUM,
     SLOW,
     STEADY,
@@ -65,9 +70,11 @@ from bgpi.lights.patterns import (
     Pattern,
 )
 from bgpi.lights.scene import (
+    ACCEPT,
     ACKNOWLEDGE,
     BEAVER,
     CONFIRM,
+    DECLINE,
     DOUBLE,
     DROP,
     END_TURN,
@@ -77,6 +84,7 @@ from bgpi.lights.scene import (
     NEW_GAME,
     NEXT,
     NO_MOVE,
+    RESIGN,
     ROLL,
     TAKE,
     WRONG,
@@ -116,6 +124,9 @@ BUTTON_PATTERNS: Final[dict[str, Pattern]] = {
     NEXT: FLASH,
     ACKNOWLEDGE: DAH_DIT,
     NEW_GAME: DIT_DAH,
+    RESIGN: DAH_DAH,
+    ACCEPT: LONG_DIT,
+    DECLINE: DIT_GAP_DIT,
 }
 """Each button meaning's blink; its colour is the palette entry of the same name."""
 
@@ -137,6 +148,7 @@ def compose(scene: Scene) -> tuple[Mark, ...]:
     return (
         *_zone_marks(scene),
         *_cube_marks(scene),
+        *_resign_marks(scene),
         *_dice_marks(scene),
         *_score_marks(scene),
         *_turn_marks(scene),
@@ -175,6 +187,16 @@ def _cube_marks(scene: Scene) -> tuple[Mark, ...]:
     # A cube at 1 lights nothing: the bar graph counts doublings, and a dim full bar for 1
     # would differ from a bright full bar for 64 by level only.
     return (Mark(place, Span(count=doublings), "cube"),) if doublings else ()
+
+
+def _resign_marks(scene: Scene) -> tuple[Mark, ...]:
+    # On the resigner's dice: a pixel per level (single, gammon, backgammon), slow while
+    # chosen, a double flash once offered (as an offered double shows on the cube).
+    if not scene.resign or scene.turn is None:
+        return ()
+    pattern = DOUBLE_FLASH if scene.resign_offered else SLOW
+    area = f"dice.{COLOUR_NAMES[scene.turn]}"
+    return (Mark(area, Span(count=scene.resign), "resign", pattern),)
 
 
 def _dice_marks(scene: Scene) -> tuple[Mark, ...]:

@@ -58,6 +58,9 @@ DOUBLE_FLASH: Final = Pattern("double flash", "10100000")
 TRIPLE_FLASH: Final = Pattern("triple flash", "10101000")
 DAH_DIT: Final = Pattern("dah-dit", "11101000")
 DIT_DAH: Final = Pattern("dit-dah", "10111000")
+DAH_DAH: Final = Pattern("dah-dah", "11011000")
+LONG_DIT: Final = Pattern("long-dit", "11111010")
+DIT_GAP_DIT: Final = Pattern("dit-gap-dit", "10010000")
 CHASE: Final = Pattern("chase", "11001100", alternate=True)
 
 PATTERNS: Final = (
@@ -71,5 +74,8 @@ PATTERNS: Final = (
     TRIPLE_FLASH,
     DAH_DIT,
     DIT_DAH,
+    DAH_DAH,
+    LONG_DIT,
+    DIT_GAP_DIT,
     CHASE,
 )

@@ -32,6 +32,9 @@ class Meaning(StrEnum):
     NEXT = "next"
     ACKNOWLEDGE = "acknowledge"
     NEW_GAME = "new game"
+    RESIGN = "resign"
+    ACCEPT = "accept"
+    DECLINE = "decline"
 
 
 ROLL: Final = Meaning.ROLL
@@ -44,6 +47,9 @@ CONFIRM: Final = Meaning.CONFIRM
 NEXT: Final = Meaning.NEXT
 ACKNOWLEDGE: Final = Meaning.ACKNOWLEDGE
 NEW_GAME: Final = Meaning.NEW_GAME
+RESIGN: Final = Meaning.RESIGN
+ACCEPT: Final = Meaning.ACCEPT
+DECLINE: Final = Meaning.DECLINE
 BUTTON_MEANINGS: Final = tuple(Meaning)
 
 WRONG: Final = "wrong"
@@ -86,6 +92,8 @@ class Scene:
     prompts: tuple[Prompt, ...] = ()  # (player, button "roll"|"cube", meaning)
     alert: str | None = None  # one of ALERTS
     winner: int | None = None  # winner of the game / match when the alert says so
+    resign: int = 0  # the level (1-3) the player on turn is choosing or offers to resign
+    resign_offered: bool = False  # offered, not still being chosen
 
     def __post_init__(self) -> None:
         _check_zones(self)
@@ -96,6 +104,10 @@ class Scene:
         _check_cube(self)
         _check_score(self)
         _check_prompts(self.prompts)
+        if self.resign not in (0, 1, 2, 3) or (self.resign and self.turn is None):
+            raise SceneError(
+                f"resign {self.resign!r} is not 0 or a level 1-3 of the player on turn"
+            )
         if self.alert is not None and self.alert not in ALERTS:
             raise SceneError(f"alert {self.alert!r} is not one of {ALERTS}")
 

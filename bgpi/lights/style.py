@@ -51,6 +51,9 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "next": (255, 160, 0),
         "acknowledge": (255, 220, 0),
         "new game": (160, 0, 255),
+        "resign": (255, 255, 255),
+        "accept": (0, 200, 60),
+        "decline": (255, 0, 0),
         # alerts
         "wrong": (255, 0, 0),
         "no move": (255, 160, 0),

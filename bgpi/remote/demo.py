@@ -12,15 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bgpi.demo import PipPlayer
 from bgpi.driver import Journal, MemoryJournal
 from bgpi.gamelog import GameLog
-from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled
+from bgpi.records import MatchStarted, OpeningDie, Record, Rolled, Seat
 from bgpi.remote.broker import Broker
-from bgpi.remote.hands import UnmadeIntentError, decide, make
+from bgpi.remote.hands import UnmadeIntentError, decide, make, make_theirs
 from bgpi.remote.link import Link
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing, side_name
@@ -44,14 +44,26 @@ class RemoteGame:
     patience: float = 120.0
 
 
+def seats_of(side: int) -> tuple[Seat, Seat]:
+    """My seat is the person at this board; the other is the remote board's."""
+    return (Seat.PERSON, Seat.REMOTE) if side == 0 else (Seat.REMOTE, Seat.PERSON)
+
+
 class ExchangedDice:
     """The table's dice, drawn with the other board (commit, reveal), numbered in the match."""
 
-    def __init__(self, link: Link, records: Sequence[Record]) -> None:
-        self.link = link
+    def __init__(
+        self,
+        link: Link,
+        records: Sequence[Record],
+        announce: Callable[[], None] | None = None,
+    ) -> None:
+        self.link, self.announce = link, announce
         self.draws = sum(isinstance(r, OpeningDie | Rolled) for r in records)
 
     def roll(self) -> tuple[int, int]:
+        if self.announce is not None:  # my seat's roll: its intent goes out before the dice
+            self.announce()
         dice = self.link.dice(self.draws)
         self.draws += 1
         return dice
@@ -127,6 +139,7 @@ def play_remote(
     say: Callable[[str], None] = print,
 ) -> SimTable:
     """Play this board's seat until the match is over; ``MatchPausedError`` if it pauses."""
+    match = replace(match, seats=seats_of(game.side))
     with remote_board(game, match, state_dir) as (sim, link):
         say(f"{side_name(game.side)} at {game.broker}, room {game.pairing.room[:8]}")
         printer = _Printer(sim, say)
@@ -154,10 +167,9 @@ def _step(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> boo
         sim.roll(side)
     elif todo is Todo.WAIT:
         link.wait(0.2)
-    elif todo is Todo.SEND_PLAY:
-        played = records[step.at]
-        assert isinstance(played, Played)
-        link.send(Intent(step.at, Action.PLAY, played.moves))
+    elif todo is Todo.SEND_OWED:
+        assert step.intent is not None
+        link.send(step.intent)
     elif todo is Todo.MAKE_THEIRS:
         _make(sim, link, step.intent, 1 - side)
     else:  # my seat: an intent sent before a restart, or a new decision
@@ -178,8 +190,11 @@ def _decide(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> I
 def _make(sim: SimTable, link: Link, intent: Intent | None, who: int) -> None:
     assert intent is not None
     try:
-        make(sim, intent, who)
-        check_made(sim.driver.log, intent, who, mine=who == link.session.side)
+        if who == link.session.side:
+            make(sim, intent, who)
+        else:
+            make_theirs(sim, intent, who)
+        check_made(sim.driver.log, intent, who, mine=who == link.session.side, phase=sim.phase)
     except (OutOfStepError, UnmadeIntentError) as exc:
         link.pause(f"{side_name(who)}'s {exc}")
 

@@ -8,13 +8,15 @@ the mover's ROLL button, checked by the tracker like any other.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from bgpi.demo import PipPlayer
 from bgpi.records import Played
 from bgpi.remote.wire import Action, Intent
 from bgpi.rules import Move
 from bgpi.simtable import SimTable
-from bgpi.table import Phase
+from bgpi.table import Chosen, Decided, Phase
+from bgpi.table import Intent as TableIntent
 from bgpi.words import ROLL
 
 
@@ -22,8 +24,18 @@ class UnmadeIntentError(ValueError):
     """An intent the table here cannot make (its phase does not allow it)."""
 
 
+_DECISIONS: Final = {
+    Action.OPENING: TableIntent.OPENING_ROLL,
+    Action.ROLL: TableIntent.ROLL,
+    Action.DOUBLE: TableIntent.DOUBLE,
+    Action.TAKE: TableIntent.TAKE,
+    Action.BEAVER: TableIntent.BEAVER,
+    Action.DROP: TableIntent.DROP,
+}
+
+
 def make(sim: SimTable, intent: Intent, player: int) -> None:
-    """Press ``player``'s buttons, or move its checkers, as ``intent`` says."""
+    """My seat's intent: press my buttons, or make my play and end the turn with ROLL."""
     action = intent.action
     if action in (Action.OPENING, Action.ROLL, Action.TAKE):
         sim.roll(player)
@@ -38,6 +50,30 @@ def make(sim: SimTable, intent: Intent, player: int) -> None:
         sim.make_play(player, moves)
         sim.roll(player)
         confirm(sim, player, moves)
+    else:
+        raise UnmadeIntentError(f"{action.value}: resignations are not yet made at the table")
+
+
+def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
+    """The other board's intent, for a seat that is not a person here: a decision goes to
+    the table as the seat's answer; a play is lit move by move and the hands here follow
+    the lights until the table commits it."""
+    action = intent.action
+    if action in _DECISIONS:
+        sim.driver.dispatch(Decided(player, _DECISIONS[action], sim.clock()))
+        sim.advance()
+    elif action is Action.PLAY:
+        moves = Played(player, intent.moves).move_values()
+        before = len(sim.driver.log)
+        sim.driver.dispatch(Chosen(player, moves, sim.clock()))
+        sim.advance()
+        # The hands make the play as chosen, move by move in the order the table lights them,
+        # also when the table has already committed it: where points hold more checkers than
+        # they have switches, the board can show the play's end before any checker moved (the
+        # table then counts moves unseen as made), and the checkers must still be moved.
+        if sim.phase is Phase.GUIDED or len(sim.driver.log) > before:
+            sim.make_play(player, moves)
+        sim.advance(0.5)  # the board holds still: the tracker reads the whole play
     else:
         raise UnmadeIntentError(f"{action.value}: resignations are not yet made at the table")
 

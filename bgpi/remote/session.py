@@ -15,7 +15,7 @@ rebuilds the session from them after a restart (:meth:`Session.restore`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bgpi.records import MatchStarted
 from bgpi.remote.fairdice import SECRET_BYTES, commitment, dice_of
@@ -225,7 +225,7 @@ class Session:
             theirs = body.match_record()
         except (BadMessageError, ValueError) as exc:
             return self._cheat(f"{self._them}'s hello names no match: {exc}")
-        if theirs != self.match:
+        if replace(theirs, seats=self.match.seats) != self.match:  # each seats itself here
             return self._cheat(
                 f"the boards disagree about the match: {self._them} means {_describe(theirs)}, "
                 f"{side_name(self.side)} {_describe(self.match)}"

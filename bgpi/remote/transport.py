@@ -86,7 +86,7 @@ class Transport:
             raise TransportError(f"broker {self.broker}: {exc}") from None
         self._client.loop_start()
         end = time.monotonic() + timeout
-        while not self._client.is_connected():
+        while not self.subscribed:  # connected, and every subscription confirmed
             if self._refused is not None:
                 self.close()
                 raise TransportError(f"broker {self.broker}: {self._refused}")

@@ -27,7 +27,7 @@ class Todo(Enum):
     DONE = "the match is over"
     DECIDE = "decide for my seat"
     REDO_MINE = "make my intent sent before a restart"
-    SEND_PLAY = "send my committed play"
+    SEND_OWED = "send what my seat did: a committed play, a cube action made by a press"
     MAKE_THEIRS = "make the other seat's intent"
     WAIT = "wait for the other board"
 
@@ -48,7 +48,7 @@ def decider(table: Table) -> int | None:
     phase, turn = table.phase, table.match.turn
     if phase is Phase.OPENING:
         return WHITE if table.opening[WHITE] is None else BLACK
-    if phase in (Phase.BEFORE_ROLL, Phase.MOVING, Phase.CONFIRM):
+    if phase in (Phase.BEFORE_ROLL, Phase.MOVING, Phase.CONFIRM, Phase.GUIDED):
         return turn
     if phase is Phase.DOUBLED and turn is not None:
         return 1 - turn
@@ -63,10 +63,11 @@ def next_step(
     theirs: Sequence[Intent],
 ) -> Next:
     at = len(records)
-    sent_plays = {i.at for i in mine if i.action is Action.PLAY}
+    sent = {i.at for i in mine}
     for index, record in enumerate(records):
-        if isinstance(record, Played) and record.player == side and index not in sent_plays:
-            return Next(Todo.SEND_PLAY, at=index)
+        owed = intent_of(record, index, side)
+        if owed is not None and index not in sent:
+            return Next(Todo.SEND_OWED, owed, index)
     pending = [i for i in mine if i.at == at and i.action is not Action.PLAY]
     if pending:
         return Next(Todo.REDO_MINE, pending[-1], at)
@@ -82,6 +83,21 @@ def next_step(
     return Next(Todo.WAIT, at=at)
 
 
+def intent_of(record: Record, index: int, side: int) -> Intent | None:
+    """The intent of ``side``'s seat that record ``index`` is the first record of, if any."""
+    if getattr(record, "player", None) != side:
+        return None
+    if isinstance(record, Played):
+        return Intent(index, Action.PLAY, record.moves)
+    if isinstance(record, CubeAction):
+        return Intent(index, Action(record.action))
+    if isinstance(record, OpeningDie):
+        return Intent(index, Action.OPENING)
+    if isinstance(record, Rolled):
+        return Intent(index, Action.ROLL)
+    return None
+
+
 def expected(intent: Intent) -> tuple[type, str]:
     """The kind of record an intent makes first, and its action word, for checking."""
     kinds = {
@@ -92,12 +108,16 @@ def expected(intent: Intent) -> tuple[type, str]:
     return kinds.get(intent.action, (CubeAction, intent.action.value))
 
 
-def check_made(records: Sequence[Record], intent: Intent, player: int, *, mine: bool) -> None:
+def check_made(
+    records: Sequence[Record], intent: Intent, player: int, *, mine: bool, phase: Phase
+) -> None:
     """``OutOfStepError`` unless the record at the intent's place is what it makes. My own
     play is what my board recorded (it is sent from the record); the other's must have the
     same moves here, so that both journals export the same match."""
     if intent.at >= len(records):
-        raise OutOfStepError(f"{intent.action.value} at record {intent.at} made no record")
+        raise OutOfStepError(
+            f"{intent.action.value} at record {intent.at} made no record here ({phase.value})"
+        )
     record = records[intent.at]
     kind, action = expected(intent)
     ok = isinstance(record, kind) and getattr(record, "player", player) == player

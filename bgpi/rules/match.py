@@ -337,12 +337,17 @@ class Match:
         return replace(self, resignation=result, resigner=player)
 
     def accept_resignation(self) -> Match:
-        """The other player accepts the resignation: they win what was offered."""
+        """The other player accepts the resignation: they win what was offered, times the
+        cube. The Jacoby rule does not reduce it: GNU Backgammon scores a resignation as the
+        cube times the level offered, even a gammon with the cube centred in a Jacoby money
+        game (and reads a ``.mat`` game won without a bear-off as a resignation of the points
+        over the cube). A resigned gammon is worth two there; a player who wants to concede
+        only a single offers a single."""
         resigner, resignation = self._pending_resignation("accept")
         return replace(
             self,
             state=GameState.RESIGNED,
-            score=self._scored(1 - resigner, self.points_for(resignation)),
+            score=self._scored(1 - resigner, int(resignation) * self.cube),
         )
 
     def decline_resignation(self) -> Match:

@@ -1,5 +1,8 @@
 """gnubg's Match ID: the cube, the score, the match length and where the game stands, in
-66 bits written as 12 characters of base64 (the layout is gnubg manual's section 11.7)."""
+66 bits written as 12 characters of base64 (the layout is gnubg manual's section 11.7), and
+GNU Backgammon 1.1's bit 66: set when the Jacoby rule is not used (a match, or money play
+without it), clear for money play with it. IDs of older versions leave it clear; in a match
+that changes nothing, and a money ID without it reads as Jacoby on, as gnubg 1.1 reads it."""
 
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ _ID_LAYOUT: Final = (
     ("length", 15),
     ("score0", 15),
     ("score1", 15),
+    ("no_jacoby", 1),  # gnubg 1.1: bit 66
 )
 _ID_BITS: Final = sum(width for _, width in _ID_LAYOUT)
 _ID_BYTES: Final = 9
@@ -35,14 +39,16 @@ def encode(match: Match) -> str:
     """The gnubg Match ID: 12 characters of base64 for 66 bits.
 
     Before the opening roll nobody is on roll and the player bits are 0. After a drop the
-    decision bit names the player who dropped, as gnubg leaves it.
+    decision bit names the player who dropped, as gnubg leaves it. The dice are written the
+    higher first, and bit 66 is set unless the Jacoby rule is used, both as gnubg 1.1 does.
     """
     if max(match.score) > MAX_LENGTH:
         raise InvalidMatchError(
             f"score {match.score[0]}-{match.score[1]} does not fit a Match ID "
             f"(at most {MAX_LENGTH})"
         )
-    die1, die2 = match.dice or (0, 0)
+    # The higher die first, as gnubg writes a roll (the ID could hold either order).
+    die1, die2 = sorted(match.dice or (0, 0), reverse=True)
     values = {
         "cube": match.cube.bit_length() - 1,
         "owner": _CENTRED if match.cube_owner is None else match.cube_owner,
@@ -57,6 +63,7 @@ def encode(match: Match) -> str:
         "length": match.rules.length,
         "score0": match.score[0],
         "score1": match.score[1],
+        "no_jacoby": int(not match.rules.jacoby),
     }
     key: list[int] = []
     for name, width in _ID_LAYOUT:
@@ -67,9 +74,10 @@ def encode(match: Match) -> str:
 def decode(match_id: str, rules: MatchRules | None = None) -> Match:
     """Decode a gnubg Match ID.
 
-    The ID has the match length but not the money-play options: pass ``rules`` (of the
-    same length) to supply them. Without it, the defaults, with as many automatic doubles
-    as a centred money cube shows.
+    The ID has the match length and (since gnubg 1.1) whether money play uses the Jacoby
+    rule, but not the other money-play options: pass ``rules`` (of the same length) to
+    supply them all. Without it, the defaults, with the Jacoby rule as the ID says and as
+    many automatic doubles as a centred money cube shows.
     """
     try:
         key = bits.decode(match_id, _ID_BYTES, "Match ID")
@@ -93,8 +101,10 @@ def _from_key(key: list[int], rules: MatchRules | None) -> Match:
     owner = None if fields["owner"] == _CENTRED else fields["owner"]
     cube = 1 << fields["cube"]
     if rules is None:
-        automatic = fields["cube"] if owner is None and not fields["length"] else 0
-        rules = MatchRules(fields["length"], automatic_doubles=automatic)
+        money = not fields["length"]
+        automatic = fields["cube"] if owner is None and money else 0
+        jacoby = money and not fields["no_jacoby"]
+        rules = MatchRules(fields["length"], jacoby=jacoby, automatic_doubles=automatic)
     elif rules.length != fields["length"]:
         raise InvalidMatchError(
             f"match length {fields['length']} differs from the rules' {rules.length}"

@@ -196,13 +196,10 @@ def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
                 continue
             if player[BAR] and src != BAR:
                 break  # the bar sorts first; nothing else moves while it holds a checker
-            dst = src - die
-            if dst > 0:
-                if opponent[BAR - dst] > 1:
+            dst = src - die  # not blocked: the sources are open points only
+            if dst <= 0:
+                if any(player[7:]) or (dst < 0 and any(player[src + 1 : 7])):
                     continue
-            elif any(player[7:]) or (dst < 0 and any(player[src + 1 : 7])):
-                continue
-            else:
                 dst = OFF
             moved = True
             hit = dst != OFF and opponent[BAR - dst] == 1
@@ -226,7 +223,7 @@ def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
             else:
                 # Go on from this source down only (see the module's docstring).
                 rest = sources[index:]
-                if dst != OFF and dst not in rest:
+                if dst != OFF and opened[dst] and dst not in rest:
                     rest = sorted((*rest, dst), reverse=True)
                 visit(dice, depth + 1, rest, (*moves, _MOVES[src][die][hit]), after)
             player[src] += 1
@@ -242,7 +239,10 @@ def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
             elif depth > len(seen[0]):
                 found[key] = (moves, seen[1], seen[2])
 
-    occupied = [src for src in range(BAR, 0, -1) if player[src]]
+    # A point the die cannot leave (its landing holds two or more of the opponent's) stays so
+    # all turn, as the opponent's checkers do not move: it is never a source.
+    opened = [src - die <= 0 or opponent[BAR - src + die] < 2 for src in range(BAR + 1)]
+    occupied = [src for src in range(BAR, 0, -1) if player[src] and opened[src]]
     visit((die,) * 4, 0, occupied, (), 0)
     return found, longest
 

@@ -35,6 +35,24 @@ class PartialPlay:
         return packed.unpack(self.state)
 
 
+# The slot descriptors set a frozen instance's fields faster than the dataclass __init__: the
+# heaviest roll has thousands of nodes, and the values come from the builder, already valid.
+_set_moves, _set_state, _set_left, _set_complete = (
+    PartialPlay.__dict__[name].__set__ for name in PartialPlay.__slots__
+)
+
+
+def _partial(
+    moves: tuple[Move, ...], state: int, left: tuple[int, ...], complete: bool
+) -> PartialPlay:
+    node = object.__new__(PartialPlay)
+    _set_moves(node, moves)
+    _set_state(node, state)
+    _set_left(node, left)
+    _set_complete(node, complete)
+    return node
+
+
 @dataclass(frozen=True, eq=False)
 class PlayTree:
     """Every legal partial play of one roll, kept in arrays indexed by node: node 0 is the
@@ -78,7 +96,7 @@ class PlayTree:
 
     def node(self, index: int) -> PartialPlay:
         """Node ``index`` as a :class:`PartialPlay`."""
-        return PartialPlay(
+        return _partial(
             self.moves_to(index), self.states[index], self.lefts[index], self.is_complete(index)
         )
 
@@ -89,7 +107,7 @@ class PlayTree:
             assert move is not None
             paths.append((*paths[parent], move))
         return tuple(
-            PartialPlay(path, state, left, self.is_complete(i))
+            _partial(path, state, left, self.is_complete(i))
             for i, (path, state, left) in enumerate(
                 zip(paths, self.states, self.lefts, strict=True)
             )

@@ -16,14 +16,29 @@ phase      player      button hold  intent                         when
 opening    either      ROLL   short roll my opening die            not rolled yet
 before     on roll     ROLL   short roll
 before     on roll     CUBE   short double                         the rules allow it
+before     on roll     CUBE   held  choose a resignation
 doubled    the other   ROLL   short take
 doubled    the other   ROLL   held  beaver                         the rules allow it
 doubled    the other   CUBE   short drop
 moving     on roll     ROLL   short end the turn                   a complete play shown
+moving     on roll     ROLL   short end the turn as it stands      the board is wrong and
+                                                                   illegal plays may be
+                                                                   accepted (config)
+moving     on roll     CUBE   held  choose a resignation
+illegal    the other   ROLL   short accept the play, and roll      the board can be read
+illegal    the other   CUBE   short demand the correction
+resigning  on roll     ROLL   short offer the level shown
+resigning  on roll     CUBE   short show the next level (1, 2, 3, 1...)
+resigning  on roll     CUBE   held  play on: no resignation
+offered    the other   ROLL   short accept the resignation
+offered    the other   CUBE   short decline it: play goes on
 confirm    on roll     ROLL   short confirm the play lit
 confirm    on roll     CUBE   short light the next candidate
 game over  either      ROLL   short next game
-match over either      ROLL   short new match
+match over either      ROLL   short choose the next match
+choosing   either      CUBE   short the option's next value
+choosing   either      ROLL   short the next option
+choosing   either      ROLL   held  start the match chosen
 ========== =========== ====== ===== ============================== =====================
 """
 
@@ -38,7 +53,7 @@ from bgpi.lights.scene import Meaning
 from bgpi.records import Seat
 from bgpi.rules.errors import IllegalCubeActionError
 from bgpi.sensing.tracker import Kind
-from bgpi.table.phases import Moving, Opening, Phase
+from bgpi.table.phases import Illegal, Moving, Opening, Phase
 from bgpi.words import CUBE, PLAYERS, ROLL, ButtonName
 
 if TYPE_CHECKING:
@@ -71,6 +86,18 @@ class Intent(Enum):
     CONFIRM = "confirm"
     NEXT_CANDIDATE = "next candidate"
     NEXT_GAME = "next game"
+    RESIGN = "resign"
+    NEXT_LEVEL = "next level"
+    OFFER_RESIGN = "offer the resignation"
+    CANCEL_RESIGN = "play on"
+    ACCEPT_RESIGN = "accept the resignation"
+    DECLINE_RESIGN = "decline the resignation"
+    END_TURN_ILLEGAL = "end the turn on an illegal play"
+    ACCEPT_ILLEGAL = "accept the illegal play and roll"
+    DEMAND_CORRECTION = "demand the correction"
+    NEXT_VALUE = "the option's next value"
+    NEXT_OPTION = "the next option"
+    START_MATCH = "start the match chosen"
 
 
 SEAT_INTENTS: Final = frozenset(
@@ -82,6 +109,11 @@ SEAT_INTENTS: Final = frozenset(
         Intent.BEAVER,
         Intent.DROP,
         Intent.NEXT_GAME,
+        Intent.RESIGN,  # with the level, straight to the offer
+        Intent.ACCEPT_RESIGN,
+        Intent.DECLINE_RESIGN,
+        Intent.ACCEPT_ILLEGAL,
+        Intent.DEMAND_CORRECTION,
     }
 )
 """What a seat that is not a person here may decide (it gives its play as moves instead)."""
@@ -142,6 +174,16 @@ def _cannot_move(table: Table, player: int) -> bool:
     return _complete(table) and not _can_move(table)
 
 
+def _illegal_may_end(table: Table, player: int) -> bool:
+    at = table.at
+    wrong = isinstance(at, Moving) and at.reading is not None and at.reading.kind is Kind.WRONG
+    return wrong and table.config.accept_illegal
+
+
+def _readable(table: Table, player: int) -> bool:
+    return isinstance(table.at, Illegal) and table.at.after is not None
+
+
 S, H = Hold.SHORT, Hold.HELD
 P = Phase
 
@@ -151,14 +193,33 @@ ROWS: Final = (
     Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, "rolls (ROLL)"),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, Meaning.DOUBLE, "doubles (CUBE)",
         _may_double),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN,
+        "hold CUBE to resign"),
     Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, Meaning.TAKE, "takes (ROLL)"),
-    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, "beavers (hold ROLL)",
+    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, "hold ROLL to beaver",
         _may_beaver),
     Row(P.DOUBLED, Who.OTHER, CUBE, S, Intent.DROP, Meaning.DROP, "drops (CUBE)"),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.END_TURN, "ROLL ends the turn",
         _played),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.ACKNOWLEDGE, "ROLL to pass",
         _cannot_move),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN_ILLEGAL, Meaning.END_TURN,
+        "ROLL ends the turn as it stands", _illegal_may_end),
+    Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, Meaning.ACCEPT,
+        "accepts it by rolling (ROLL)", _readable),
+    Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, Meaning.DECLINE,
+        "demands the correction (CUBE)"),
+    Row(P.MOVING, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN, "hold CUBE to resign"),
+    Row(P.RESIGNING, Who.ON_ROLL, ROLL, S, Intent.OFFER_RESIGN, Meaning.RESIGN,
+        "ROLL offers it"),
+    Row(P.RESIGNING, Who.ON_ROLL, CUBE, S, Intent.NEXT_LEVEL, Meaning.NEXT,
+        "CUBE shows the next"),
+    Row(P.RESIGNING, Who.ON_ROLL, CUBE, H, Intent.CANCEL_RESIGN, Meaning.DECLINE,
+        "hold CUBE to play on"),
+    Row(P.RESIGN_OFFERED, Who.OTHER, ROLL, S, Intent.ACCEPT_RESIGN, Meaning.ACCEPT,
+        "accepts (ROLL)"),
+    Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, Meaning.DECLINE,
+        "declines (CUBE)"),
     Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, Meaning.CONFIRM,
         "ROLL confirms the one lit"),
     Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, Meaning.NEXT,
@@ -166,7 +227,12 @@ ROWS: Final = (
     Row(P.GAME_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
         "ROLL: the next game"),
     Row(P.MATCH_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
-        "ROLL starts a new one"),
+        "ROLL chooses the next one"),
+    Row(P.CHOOSING, Who.EITHER, CUBE, S, Intent.NEXT_VALUE, Meaning.NEXT, "CUBE changes it"),
+    Row(P.CHOOSING, Who.EITHER, ROLL, S, Intent.NEXT_OPTION, Meaning.CONFIRM,
+        "ROLL goes to the next option"),
+    Row(P.CHOOSING, Who.EITHER, ROLL, H, Intent.START_MATCH, Meaning.NEW_GAME,
+        "hold ROLL to start the match"),
 )  # fmt: skip
 
 

@@ -27,11 +27,14 @@ from bgpi.records import (
     CubeAction,
     GameEnded,
     GameStarted,
+    IllegalAccepted,
     MatchStarted,
     OpeningDie,
     OpeningRolled,
     Played,
     Record,
+    ResignAnswered,
+    ResignOffered,
     Rolled,
     Seat,
 )
@@ -47,7 +50,7 @@ from bgpi.rules import (
     legal_plays,
 )
 from bgpi.rules.errors import RulesError
-from bgpi.sensing.board import BoardDiff, Observation, check_board, zone_of
+from bgpi.sensing.board import BoardDiff, Observation, check_board, counts_of, zone_of
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of
@@ -63,18 +66,24 @@ from bgpi.table.events import (
     Tick,
     chain,
 )
+from bgpi.table.illegal import read_illegal
+from bgpi.table.options import next_value, options_of
 from bgpi.table.phases import (
     BeforeRoll,
+    Choosing,
     Confirm,
     Doubled,
     Ending,
     GameOver,
     Guided,
+    Illegal,
     MatchOver,
     Moving,
     Opening,
     Phase,
     PhaseState,
+    Resigning,
+    ResignPending,
     Setup,
 )
 from bgpi.table.seats import Chosen, Decided, waiting
@@ -198,6 +207,12 @@ class Table:
             return self._played(record)
         if isinstance(record, CubeAction):
             return self._cube_action(record)
+        if isinstance(record, ResignOffered):
+            return self._resign_offered(record)
+        if isinstance(record, ResignAnswered):
+            return self._resign_answered(record)
+        if isinstance(record, IllegalAccepted):
+            return self._illegal_accepted(record)
         return self._game_ended(record)
 
     def _expect(self, phase: Phase, record: Record) -> Table:
@@ -281,9 +296,48 @@ class Table:
             raise ValueError(f"{record}: player {deciding} decides now")
         return replace(self, match=act(), at=after)
 
+    def _resign_offered(self, record: ResignOffered) -> Table:
+        at = self.at
+        back = at.back if isinstance(at, Resigning) else at
+        if not isinstance(back, BeforeRoll | Moving):
+            raise ValueError(f"{record} came in phase {self.phase.value}, not on a turn")
+        if record.player != self.match.turn:
+            raise ValueError(f"{record}: player {self.match.turn} is on roll")
+        level = GameResult(record.result)
+        match = self.match.resign(record.player, level)
+        return replace(self, match=match, at=ResignPending(level, back))
+
+    def _resign_answered(self, record: ResignAnswered) -> Table:
+        at = self._expect(Phase.RESIGN_OFFERED, record).at
+        assert isinstance(at, ResignPending)
+        if record.player != _other(self.match.resigner):
+            raise ValueError(f"{record}: player {_other(self.match.resigner)} answers")
+        if record.accepted:
+            return replace(self, match=self.match.accept_resignation(), at=Ending())
+        return replace(self, match=self.match.decline_resignation(), at=at.back)._read()
+
+    def _illegal_accepted(self, record: IllegalAccepted) -> Table:
+        if self.phase not in (Phase.MOVING, Phase.ILLEGAL):
+            raise ValueError(f"{record} came in phase {self.phase.value}, not while moving")
+        mover = self.match.turn
+        if record.player != mover:
+            raise ValueError(f"{record}: player {mover} is on roll")
+        after = Position.from_id(record.position)
+        if after.opponent != self.mover_view.opponent:
+            raise ValueError(f"{record} moves the opponent's checkers")
+        before = counts_of(self.position, WHITE)
+        position = _mover(after, mover)
+        now = counts_of(position, WHITE)
+        touched = frozenset(zone for zone, count in enumerate(now) if count != before[zone])
+        table = replace(self, position=position, last_play=touched)
+        return replace(table, match=self.match.end_turn(), at=BeforeRoll())
+
     def _game_ended(self, record: GameEnded) -> Table:
         match = self.match
-        if record.dropped:
+        if record.resigned:
+            if match.state is not GameState.RESIGNED or match.game_winner != record.winner:
+                raise ValueError(f"{record}: no resignation accepted by player {record.winner}")
+        elif record.dropped:
             if match.state is not GameState.DROPPED or match.game_winner != record.winner:
                 raise ValueError(f"{record}: no drop by player {_other(record.winner)}")
         else:
@@ -300,6 +354,8 @@ class Table:
         """React to one event: the next table, the records decided, dice wanted, and the
         decision now awaited from a seat that is not a person here (when it is new)."""
         step = self._handle(event)
+        if step.table is self or (step.table.at is self.at and step.table.match is self.match):
+            return step  # nothing a seat could be asked about has changed
         request = waiting(step.table)
         if request is not None and request != waiting(self):
             return replace(step, request=request)
@@ -411,6 +467,10 @@ class Table:
             return self._refuse(player, "a person at this board decides with the buttons")
         if intent not in SEAT_INTENTS or intent not in intents_of(self, player):
             return self._refuse(player, f"{intent.value} is not open in phase {self.phase.value}")
+        if intent is Intent.RESIGN:
+            if event.result is None:
+                return self._refuse(player, "a resignation names its level")
+            return self._decide(ResignOffered(player, int(event.result)))
         return self.intend(player, intent)
 
     def _chosen(self, event: Chosen) -> Step:
@@ -497,10 +557,77 @@ class Table:
             records.append(GameEnded(mover, int(result), points))
         return self._decide(*records)
 
+    def _resign(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, BeforeRoll | Moving)
+        return Step(replace(self, at=Resigning(GameResult.SINGLE, at)))
+
+    def _next_level(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Resigning)
+        level = GameResult(int(at.level) % len(GameResult) + 1)
+        return Step(replace(self, at=replace(at, level=level)))
+
+    def _offer_resign(self, player: int) -> Step:
+        assert isinstance(self.at, Resigning)
+        return self._decide(ResignOffered(player, int(self.at.level)))
+
+    def _cancel_resign(self, player: int) -> Step:
+        assert isinstance(self.at, Resigning)
+        return Step(replace(self, at=self.at.back)._read())
+
+    def _accept_resign(self, player: int) -> Step:
+        assert isinstance(self.at, ResignPending)
+        level = self.at.level
+        points = int(level) * self.match.cube  # as accept_resignation scores it
+        return self._decide(
+            ResignAnswered(player, accepted=True),
+            GameEnded(player, int(level), points, resigned=True),
+        )
+
+    def _end_turn_illegal(self, player: int) -> Step:
+        at, seen = self.at, self.observation
+        assert isinstance(at, Moving) and seen is not None
+        after = read_illegal(self.mover_view, seen, player, self.config.caps)
+        if after is not None and game_result(after) is not None:
+            after = None  # an illegal last bear-off is corrected, not accepted
+        return Step(replace(self, at=Illegal(at, after)))
+
+    def _accept_illegal(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Illegal) and at.after is not None
+        accepted = self._decide(IllegalAccepted(_other(player), at.after.id()))
+        # The rule: the opponent accepts an illegal play by rolling.
+        return chain(accepted, accepted.table._roll(player))
+
+    def _demand_correction(self, player: int) -> Step:
+        assert isinstance(self.at, Illegal)
+        return Step(replace(self, at=self.at.back)._read())
+
+    def _decline_resign(self, player: int) -> Step:
+        return self._decide(ResignAnswered(player, accepted=False))
+
     def _next_game(self, player: int) -> Step:
         if self.phase is Phase.MATCH_OVER:
-            return self._decide(MatchStarted.of(self.match.rules, self.names, self.seats))
+            draft = self.config.next_match or self.match.rules
+            return Step(replace(self, at=Choosing(draft)))
         return Step(replace(self, at=Setup(), position=Position.initial()))
+
+    def _next_value(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Choosing)
+        return Step(replace(self, at=replace(at, draft=next_value(at.draft, at.option))))
+
+    def _next_option(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Choosing)
+        options = options_of(at.draft)
+        option = options[(options.index(at.option) + 1) % len(options)]
+        return Step(replace(self, at=replace(at, option=option)))
+
+    def _start_match(self, player: int) -> Step:
+        assert isinstance(self.at, Choosing)
+        return self._decide(MatchStarted.of(self.at.draft, self.names, self.seats))
 
     # -- what to show -----------------------------------------------------------------------
 
@@ -532,6 +659,18 @@ _INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
     Intent.CONFIRM: Table._confirm,
     Intent.NEXT_CANDIDATE: Table._next_candidate,
     Intent.NEXT_GAME: Table._next_game,
+    Intent.RESIGN: Table._resign,
+    Intent.NEXT_LEVEL: Table._next_level,
+    Intent.OFFER_RESIGN: Table._offer_resign,
+    Intent.CANCEL_RESIGN: Table._cancel_resign,
+    Intent.ACCEPT_RESIGN: Table._accept_resign,
+    Intent.DECLINE_RESIGN: Table._decline_resign,
+    Intent.END_TURN_ILLEGAL: Table._end_turn_illegal,
+    Intent.ACCEPT_ILLEGAL: Table._accept_illegal,
+    Intent.DEMAND_CORRECTION: Table._demand_correction,
+    Intent.NEXT_VALUE: Table._next_value,
+    Intent.NEXT_OPTION: Table._next_option,
+    Intent.START_MATCH: Table._start_match,
 }
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bgpi.records import Record
+from bgpi.rules import MatchRules
 from bgpi.sensing.board import Observation
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.table.seats import Chosen, Decided, DecisionRequest
@@ -91,6 +92,13 @@ class TableConfig:
     caps: Observation  # slots per zone, from the geometry
     settle: float = DEFAULT_SETTLE
     long_press: float = LONG_PRESS
+    # The opponent may accept an illegal play (the rule sheets' rule and the tournament
+    # rule); False: the board always demands the correction (for beginners).
+    accept_illegal: bool = True
+    # What the next match is chosen from (the config's [rules] when the shell built this);
+    # None: the last match's rules. The shell rebuilds the table's config between matches,
+    # so a config edited mid-match takes effect for the next match only.
+    next_match: MatchRules | None = None
 
 
 def chain(first: Step, second: Step) -> Step:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from bgpi.rules import Move, Position
+from bgpi.rules import GameResult, MatchRules, Move, Position
 from bgpi.sensing.tracker import Reading, TurnTracker
+from bgpi.table.options import Option
 
 
 class Phase(Enum):
@@ -23,6 +24,10 @@ class Phase(Enum):
     MOVING = "moving"
     CONFIRM = "confirm"
     GUIDED = "guided play"
+    RESIGNING = "resigning"
+    RESIGN_OFFERED = "resignation offered"
+    ILLEGAL = "illegal play"
+    CHOOSING = "choosing the match"
     ENDING = "ending"
     GAME_OVER = "game over"
     MATCH_OVER = "match over"
@@ -97,6 +102,48 @@ class Guided:
 
 
 @dataclass(frozen=True, slots=True)
+class Resigning:
+    """The player on roll chooses how much to resign (``level``: 1 single, 2 gammon, 3
+    backgammon); ``back`` is where play goes on if they change their mind."""
+
+    kind: ClassVar[Phase] = Phase.RESIGNING
+    level: GameResult
+    back: BeforeRoll | Moving
+
+
+@dataclass(frozen=True, slots=True)
+class ResignPending:
+    """The player on roll has offered to resign ``level``; the other accepts or declines,
+    and a declined offer goes back to ``back``."""
+
+    kind: ClassVar[Phase] = Phase.RESIGN_OFFERED
+    level: GameResult
+    back: BeforeRoll | Moving
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """The player on roll ended the turn on a board no legal play leads to: both see where
+    it differs from the nearest legal play. ``after`` is the position the board shows (the
+    mover's view), None when the switches cannot say it: then the opponent may only demand
+    the correction, which goes ``back`` to the moving phase."""
+
+    kind: ClassVar[Phase] = Phase.ILLEGAL
+    back: Moving
+    after: Position | None
+
+
+@dataclass(frozen=True, slots=True)
+class Choosing:
+    """After a match, the players choose the next one: ``draft`` the rules so far (from the
+    config's defaults), ``option`` the one shown now."""
+
+    kind: ClassVar[Phase] = Phase.CHOOSING
+    draft: MatchRules
+    option: Option = Option.LENGTH
+
+
+@dataclass(frozen=True, slots=True)
 class Ending:
     """A play bore off the last checker: the end of the game follows in the same step."""
 
@@ -121,6 +168,10 @@ PhaseState = (
     | Moving
     | Confirm
     | Guided
+    | Resigning
+    | ResignPending
+    | Illegal
+    | Choosing
     | Ending
     | GameOver
     | MatchOver

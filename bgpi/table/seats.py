@@ -17,11 +17,16 @@ TURN           on roll, before rolling       ``Decided(player, Intent.ROLL)`` or
                                              ``Decided(player, Intent.DOUBLE)``
 CUBE           doubled by the other          ``Decided`` with ``TAKE``, ``BEAVER``, ``DROP``
 PLAY           rolled: the play is due       ``Chosen(player, moves)``
+RESIGN         the other offers to resign    ``Decided`` with ``ACCEPT_RESIGN`` or
+                                             ``DECLINE_RESIGN``
+ILLEGAL        the other ended the turn on   ``Decided`` with ``ACCEPT_ILLEGAL`` (only
+               an illegal play               when readable) or ``DEMAND_CORRECTION``
 ============== ============================= ======================================
 
 **The seat answers** with an event into :meth:`Table.handle`: :class:`Decided` for a
 decision (the same :class:`~bgpi.table.buttons.Intent` a press of a person's button has,
-allowed by the same rows), :class:`Chosen` for the play of the current roll (its moves in
+allowed by the same rows; ``Intent.RESIGN`` with its ``result`` offers that resignation at
+once, on the seat's turn), :class:`Chosen` for the play of the current roll (its moves in
 the mover's numbering, in the order to make them). An answer the table cannot take now is
 refused: the step changes nothing and its ``refused`` says why, in one line.
 
@@ -38,11 +43,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bgpi.records import Seat
-from bgpi.rules import Move
-from bgpi.table.phases import BeforeRoll, Doubled, Moving, Opening
+from bgpi.rules import GameResult, Move
+from bgpi.table.phases import BeforeRoll, Doubled, Illegal, Moving, Opening, ResignPending
 
 if TYPE_CHECKING:
     from bgpi.table.buttons import Intent
@@ -54,6 +59,8 @@ class Ask(Enum):
     TURN = "roll or double"
     CUBE = "take, beaver or drop"
     PLAY = "play"
+    RESIGN = "accept or decline a resignation"
+    ILLEGAL = "accept an illegal play or demand its correction"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +78,7 @@ class Decided:
     player: int
     intent: Intent
     t: float
+    result: GameResult | None = None  # the level, for Intent.RESIGN (offered at once)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,18 +90,24 @@ class Chosen:
     t: float
 
 
+# The phases where a seat is asked: which side (0 the player on roll, 1 the other) and what.
+_ASKS: Final[dict[type, tuple[int, Ask]]] = {
+    BeforeRoll: (0, Ask.TURN),
+    Doubled: (1, Ask.CUBE),
+    Moving: (0, Ask.PLAY),
+    ResignPending: (1, Ask.RESIGN),
+    Illegal: (1, Ask.ILLEGAL),
+}
+
+
 def waiting(table: Table) -> DecisionRequest | None:
     """The decision the table waits for from a seat that is not a person here, if any."""
     at, turn = table.at, table.match.turn
     if isinstance(at, Opening):
         due = [p for p in (0, 1) if at.dice[p] is None and table.seats[p] is not Seat.PERSON]
         return DecisionRequest(due[0], Ask.OPENING_ROLL) if due else None
-    if turn is None:
+    ask = _ASKS.get(type(at))
+    if turn is None or ask is None:
         return None
-    if isinstance(at, BeforeRoll) and table.seats[turn] is not Seat.PERSON:
-        return DecisionRequest(turn, Ask.TURN)
-    if isinstance(at, Doubled) and table.seats[1 - turn] is not Seat.PERSON:
-        return DecisionRequest(1 - turn, Ask.CUBE)
-    if isinstance(at, Moving) and table.seats[turn] is not Seat.PERSON:
-        return DecisionRequest(turn, Ask.PLAY)
-    return None
+    player = turn if ask[0] == 0 else 1 - turn
+    return DecisionRequest(player, ask[1]) if table.seats[player] is not Seat.PERSON else None

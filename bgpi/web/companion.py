@@ -1,5 +1,5 @@
-"""The companion page of a real board (``bgpi run``): the live board, score, log and export,
-read-only.
+"""The companion page of a real board (``bgpi run``): the live board, score, log, gnubg's
+analysis of the match and export, read-only.
 
 The app's loop owns the table. After each step it calls the companion (on its own thread),
 which builds a snapshot only when the table or the frame changed (cheap values: the table is
@@ -13,6 +13,7 @@ import asyncio
 import threading
 from typing import Final
 
+from bgpi.analysis import AnalysisStore, report
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.gamelog import current_match
@@ -47,6 +48,7 @@ class Companion:
         self._frame: tuple[RGB, ...] | None = None
         self._logged = -1  # records of the driver's log already published
         self._records: tuple[Record, ...] = ()
+        self._analysis: list[str] = []
 
     def start(self) -> Address:
         """Start serving; the address, once the port is bound."""
@@ -84,8 +86,9 @@ class Companion:
             if len(driver.log) != self._logged:  # a new record: read the match back
                 self._logged = len(driver.log)
                 records = self._records = current_match(journal.records())
+                self._analysis = _analysis_lines(journal)
             board = board_of_table(table, self.config.geometry)
-            state = state_message(table, board, self._records)
+            state = {**state_message(table, board, self._records), "analysis": self._analysis}
         frame_part = None
         if frame is not self._frame:
             self._frame = frame
@@ -104,3 +107,13 @@ class Companion:
             if not self._serving.done():
                 self._serving.result(START_TIMEOUT)
         thread.close()
+
+
+def _analysis_lines(journal: Journal) -> list[str]:
+    """gnubg's ratings of the current match so far, as stored after its last analysed game
+    (read again with each new record; an analysis finishing later shows at the next one)."""
+    matches = journal.matches()
+    if not matches:
+        return []
+    analysis = AnalysisStore(journal.path).latest(matches[-1].id)
+    return report(analysis) if analysis is not None else []

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Final, Self, TypeVar
 
 from bgpi.config import Config
 from bgpi.driver import Journal as JournalProtocol
-from bgpi.records import MatchStarted, Record
+from bgpi.engine import Engine
+from bgpi.engine.seat import EngineSeat
+from bgpi.engine.seats import open_engines
+from bgpi.records import MatchStarted, Record, Seat
 from bgpi.simtable import SimOptions, SimTable
-from bgpi.table import Phase
+from bgpi.table import Phase, waiting
 from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.server import Hub
@@ -68,9 +71,11 @@ def new_session(
     seed: int,
     records: MatchStarted | list[Record] | None = None,
     journal: JournalProtocol | None = None,
+    engines: Mapping[int, Engine] | None = None,
 ) -> SimSession:
     """A simulated table for ``config`` with seeded dice: a new match with the checkers set up
-    (``records`` None), or the match the records hold, the board standing as they leave it."""
+    (``records`` None), or the match the records hold, the board standing as they leave it.
+    ``engines`` play the seats the match gives the engine (answering on the page's loop)."""
     sim = SimTable(
         records if records is not None else config.match_record(),
         options=SimOptions(
@@ -83,8 +88,12 @@ def new_session(
         style=config.style,
         journal=journal,
     )
+    sim.seats = {p: EngineSeat(e, _say) for p, e in (engines or {}).items()}
     if sim.phase is Phase.SETUP:
         sim.setup()
+    request = waiting(sim.table)  # resumed while an engine was to answer
+    if request is not None and request.player in sim.seats:
+        sim.ask(request)
     return SimSession(sim, config.ledmap, config.style)
 
 
@@ -134,7 +143,21 @@ def run_sim(
         matches = journal.matches()
         if matches and not matches[-1].finished:
             _, records = complete(table_config(config), journal.records(), journal)
-        session = new_session(config, seed=seed, records=records or match, journal=journal)
+        seats = (config.seats.white, config.seats.black)
+        engines = open_engines(seats, say=_say, timeout=config.seats.timeout_s)
+        for engine in engines.values():
+            stack.callback(engine.close)
+        # A seat whose engine cannot be opened (no gnubg) is a person in a new match.
+        fresh = replace(
+            match or config.match_record(),
+            seats=(
+                Seat.ENGINE if 0 in engines else Seat.PERSON,
+                Seat.ENGINE if 1 in engines else Seat.PERSON,
+            ),
+        )
+        session = new_session(
+            config, seed=seed, records=records or fresh, journal=journal, engines=engines
+        )
 
         def ready(address: Address) -> None:
             _say(f"bgpi sim: {address.url}")

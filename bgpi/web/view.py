@@ -26,7 +26,9 @@ from bgpi.lights.scene import Scene
 from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Guided, Phase, Table, active_rows
+from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.table.options import Option, value_of
+from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
 from bgpi.words import (
     BAR_BLACK,
@@ -156,10 +158,20 @@ def status(table: Table, scene: Scene) -> str:
         return (
             f"The {source} stopped answering ({message}): nothing is decided until they are back."
         )
-    if scene.alert == "wrong":
-        return "The board is wrong: take away what blinks red, add where blue winks."
-    words = list(dict.fromkeys(row.words for _, row in active_rows(table)))
-    return _SENTENCES[table.phase](table, scene, words)
+    rows = active_rows(table)
+    words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
+    if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+        line = "The board is wrong: take away what blinks red, add where blue winks."
+        if words:
+            line += f" Or {_either(words)}."
+    else:
+        line = _SENTENCES[table.phase](table, scene, words)
+    # Held meanings have no light of their own (the button shows its short one): say them.
+    if not held:
+        return line
+    also = "; ".join(held)
+    return f"{line} {also[:1].upper()}{also[1:]}."
 
 
 def _either(words: Sequence[str]) -> str:
@@ -211,6 +223,43 @@ def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{chosen} Move {at.done + 1} of {len(at.moves)}: from {src} (blinking) to {dst}."
 
 
+def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Resigning | ResignPending)
+    level = at.level.name.lower()
+    points = int(at.level) * table.match.cube
+    worth = f"a {level} ({points} point{'' if points == 1 else 's'})"
+    if isinstance(at, Resigning):
+        return f"{table.names[turn]} resigns {worth}? {', '.join(words)}."
+    other = table.names[1 - turn]
+    return f"{table.names[turn]} offers to resign {worth}: {other} {_either(words)}."
+
+
+def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Illegal)
+    name, other = table.names[turn], table.names[1 - turn]
+    line = f"{name} ended the turn on an illegal play (it blinks): {other} {_either(words)}."
+    if at.after is None:
+        line += " The switches cannot tell where the checkers are: it must be corrected."
+    return line
+
+
+def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Choosing)
+    draft = at.draft
+    kind = f"a {draft.length}-point match" if draft.length else "money play"
+    value = value_of(draft, at.option)
+    shown = {0: "off", 1: "on"}.get(value, str(value)) if at.option not in _NUMBERS else value
+    if at.option is Option.LENGTH:
+        shown = kind
+    return f"The next match: {at.option.value} {shown}. {', '.join(words)}."
+
+
+_NUMBERS: Final = (Option.AUTOMATIC, Option.LIMIT)
+
+
 def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
     who = table.names[winner] if winner is not None else "Nobody"
@@ -236,6 +285,10 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,
     Phase.GUIDED: _guided,
+    Phase.RESIGNING: _resigning,
+    Phase.RESIGN_OFFERED: _resigning,
+    Phase.ILLEGAL: _illegal,
+    Phase.CHOOSING: _choosing,
     Phase.ENDING: _setup,  # never shown: the end of the game follows in the same step
     Phase.GAME_OVER: _over,
     Phase.MATCH_OVER: _over,

@@ -97,6 +97,7 @@ class Emulator:
     each way; ``boots`` counts power-ups and resets. ``nbits`` other than ``board.NBITS`` is
     set in the firmware's ``board`` module, as a builder would edit it; ``on_boot`` may change
     other firmware modules before ``main.py`` runs (a test's way to build an odd scanner).
+    ``watchdog=True`` lets the firmware's watchdog reset a hung (frozen) scanner.
     """
 
     def __init__(
@@ -106,8 +107,10 @@ class Emulator:
         *,
         seed: int = 0,
         on_boot: BootHook | None = None,
+        watchdog: bool = False,
     ) -> None:
         self.link = Path(link)
+        self.watchdog = watchdog
         self.on_boot = on_boot
         self.chain = Chain165(nbits)
         self.sent: list[Packet] = []
@@ -250,6 +253,8 @@ class Emulator:
             self.boots += 1
             board = Board(self.chain, LATCH, SCK, MISO)
             self.board = board
+            if self.watchdog:
+                self._clock.bites = lambda b=board: b.watchdog is not None and b.watchdog.expired()
             stdin = Stream(self._master, _Rx(self, self._master))
             stdout = Stream(self._master, _Tx(self, self._master))
             sandbox = Sandbox(

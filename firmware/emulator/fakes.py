@@ -95,6 +95,9 @@ class RealTime(Ticks):
         self.reset_pending = False
         self.running = threading.Event()
         self.running.set()
+        # Whether the watchdog has run out (the emulator's ``watchdog=True``): a hung loop,
+        # frozen here, is then reset as the Pico's hardware would reset it.
+        self.bites: Any = None
 
     def now_us(self) -> int:
         return (_time.monotonic_ns() - self._origin) // 1000
@@ -108,6 +111,8 @@ class RealTime(Ticks):
         while not self.running.wait(0.05):
             if not self.powered:
                 raise PowerOff
+            if self.bites is not None and self.bites():
+                raise Reset
         if not self.powered:
             raise PowerOff
         if self.reset_pending:
@@ -264,8 +269,8 @@ class SPI:
 
 
 class WDT:
-    """``machine.WDT``: records its timeout and its feeds on the board (``board.watchdog``);
-    the tests check that the loop feeds it. Its bite is the Pico's hardware, not emulated."""
+    """``machine.WDT``: records its timeout and its feeds on the board (``board.watchdog``).
+    It bites (:meth:`expired`) only where the emulator is asked to (``watchdog=True``)."""
 
     board: Board
 
@@ -274,9 +279,14 @@ class WDT:
         self.feeds = 0
         self.board.watchdog = self
         self.armed = True
+        self._fed = _time.monotonic()
 
     def feed(self) -> None:
         self.feeds += 1
+        self._fed = _time.monotonic()
+
+    def expired(self) -> bool:
+        return self.armed and _time.monotonic() - self._fed > self.timeout / 1000
 
 
 class Mem32:

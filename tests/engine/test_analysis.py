@@ -84,6 +84,9 @@ class Counting:
         self.calls += 1
         return self.analysis
 
+    def close(self) -> None:
+        pass
+
 
 def test_an_analysis_is_stored_and_not_computed_twice(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
@@ -132,3 +135,30 @@ def test_bgpi_analyse_without_gnubg_or_journal_says_so_in_one_line(
         "bgpi analyse: GNU Backgammon is not installed (no /nonexistent/gnubg): "
         "install it with `sudo apt-get install gnubg`\n"
     )
+
+
+def test_the_shell_has_each_ended_game_analysed_on_its_own_thread(tmp_path: Path) -> None:
+    from bgpi.analysis import Analyst  # noqa: PLC0415
+    from bgpi.app import App  # noqa: PLC0415
+    from bgpi.config import parse  # noqa: PLC0415
+
+    path = tmp_path / "journal.sqlite"
+    records = journal_with_a_match(path)
+    engine = Counting(SAMPLE)
+    app = App(parse({}), tmp_path)
+    app.analyst = Analyst(AnalysisStore(path), engine, say=print)  # type: ignore[arg-type]
+
+    class Driver:  # what the loop's hook reads: the match's records so far
+        def __init__(self) -> None:
+            self.log: list[Record] = []
+
+    driver = Driver()
+    with Journal.open(path) as journal:
+        for count in range(1, len(records) + 1):
+            driver.log = records[:count]
+            app._after_a_game(driver, journal)  # type: ignore[arg-type]
+    app.analyst.close()
+    games = sum(isinstance(r, GameEnded) for r in records)
+    assert engine.calls == games  # once per game ended, never for a step without one
+    assert app.analyst.done[-1] == (1, len(records))
+    assert AnalysisStore(path).get(1, len(records), "counting") == SAMPLE

@@ -230,11 +230,14 @@ def test_a_frame_of_the_default_map_is_one_spi_transfer(spi_kernel: Kernel) -> N
     assert spi_kernel.devices == [(1, 0)]  # /dev/spidev1.0: SPI1, the LEDs' own bus
 
 
-def test_the_config_s_led_data_picks_the_bus(spi_kernel: Kernel) -> None:
-    config = parse({"leds": {"backend": "neopixel"}, "pins": {"led_data": 10}})
+@pytest.mark.parametrize(("led_data", "device"), [(10, (0, 0)), (20, (1, 0))])
+def test_the_config_s_led_data_picks_the_bus(
+    spi_kernel: Kernel, led_data: int, device: tuple[int, int]
+) -> None:
+    config = parse({"leds": {"backend": "neopixel"}, "pins": {"led_data": led_data}})
     strip = open_pixels("neopixel", config.ledmap.length, **_pixel_options(config))
     strip.close()
-    assert spi_kernel.devices == [(0, 0)]
+    assert spi_kernel.devices == [device]
     # Dark at the start, at close, and once more by neopixel_spi's deinit: a transfer each.
     frame = spi_frame_bytes(config.ledmap.length, "GRB")
     assert [len(sent) for sent in spi_kernel.transfers] == [frame] * 3

@@ -87,3 +87,10 @@ def test_the_config_shows_that_a_password_is_set_but_not_the_password(tmp_path: 
     text = show(load(path))
     assert "s3cret" not in text
     assert 'password = "********"  # set, not shown' in text and 'username = "anna"' in text
+
+
+def test_sim_remote_takes_the_same_seat_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--remote", "mqtt://127.0.0.1", "--side", "black"]) == 2
+    assert capsys.readouterr().err == (
+        "bgpi sim: --remote needs the match code: --match CODE or [remote] match\n"
+    )

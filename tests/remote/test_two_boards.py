@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from bgpi.records import MatchStarted, Rolled
@@ -74,7 +75,10 @@ def test_the_broker_stopped_and_started_mid_match(mosquitto: Mosquitto, tmp_path
     black.start()
     white.wait_for_records(12)
     mosquitto.stop()
-    black.wait_for_records(len(white.records()))  # (if it had not got there yet, it waits)
+    # The boards play on as far as they can and try to reconnect while the broker is away.
+    # (Waiting here for Black to catch up with White would wait for a message the stopped
+    # broker may still hold.)
+    time.sleep(2)
     mosquitto.start()
     finish_both(white, black)
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import pytest
@@ -444,9 +445,9 @@ def test_a_player_may_resign_on_the_opponents_turn() -> None:
     assert match.score == (1, 0) and match.game_winner == 0 and match.turn == 0
 
 
-def test_jacoby_applies_to_a_resigned_gammon() -> None:
+def test_a_resigned_gammon_counts_double_under_jacoby_as_gnubg_scores_it() -> None:
     match = playing(MatchRules(jacoby=True), turn=1).resign(1, GAMMON).accept_resignation()
-    assert match.score == (1, 0)
+    assert match.score == (2, 0)
 
 
 def test_declined_resignation_lets_the_game_go_on() -> None:
@@ -512,6 +513,7 @@ LAYOUT = (
     ("length", 15),
     ("score0", 15),
     ("score1", 15),
+    ("no_jacoby", 1),
 )
 
 
@@ -541,9 +543,19 @@ def test_gnubg_manual_example_decodes() -> None:
     assert str(match) == "9-point match, 2-4, cube 2 owned by player 0, player 1 rolled 5-2"
 
 
-def test_gnubg_manual_example_encodes() -> None:
+def test_gnubg_manual_example_encodes_with_the_bit_gnubg_1_1_adds() -> None:
     match = playing(MatchRules(9), (2, 4), turn=1, cube=2, owner=0).roll((5, 2))
-    assert match.id() == "QYkqASAAIAAA"
+    assert match.id() == "QYkqASAAIAAE"  # bit 66 set: no Jacoby rule in a match
+    assert id_fields(match.id()) == id_fields("QYkqASAAIAAA") | {"no_jacoby": 1}
+
+
+def test_gnubg_1_1_ids_read_with_their_jacoby_bit() -> None:
+    new_match = Match.from_id("MIGlAAAAAAAE")  # a new 5-point match, as gnubg 1.1 writes it
+    assert new_match.rules == MatchRules(5) and new_match.score == (0, 0)
+    assert Match.from_id(match_id(length=0, no_jacoby=0)).rules.jacoby
+    assert not Match.from_id(match_id(length=0, no_jacoby=1)).rules.jacoby
+    assert id_fields(Match.new(MatchRules(jacoby=True)).id())["no_jacoby"] == 0
+    assert id_fields(Match.new(MatchRules()).id())["no_jacoby"] == 1
 
 
 def test_pending_offers_make_the_other_player_decide() -> None:
@@ -603,7 +615,7 @@ def test_from_id_without_rules_allows_the_automatic_doubles_it_shows() -> None:
         (match_id(state=0, die1=1, die2=2), "before the opening roll"),
         (match_id(state=3), "resigned game without the resignation"),
         (match_id(die1=1, die2=1, doubled=1, turn=1), "already rolled"),
-        ("QYkqASAAIAAE", "bits after the first 66"),
+        ("QYkqASAAIAAI", "bits after the first 67"),
     ],
 )
 def test_malformed_match_ids_are_refused(text: str, message: str) -> None:
@@ -677,7 +689,9 @@ def test_match_id_round_trips_every_reachable_match(seen: list[Match]) -> None:
     for match in seen:
         text = match.id()
         assert len(text) == 12
-        assert Match.from_id(text, match.rules) == match
+        # The ID holds the roll with the higher die first, as gnubg writes it.
+        dice = tuple(sorted(match.dice, reverse=True)) if match.dice else None
+        assert Match.from_id(text, match.rules) == replace(match, dice=dice)
 
 
 @settings(max_examples=200)

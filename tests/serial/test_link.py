@@ -357,3 +357,15 @@ def test_importing_bgpi_hal_loads_neither_pyserial_nor_the_backend() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False
     )
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_a_hung_scanner_is_restarted_by_its_watchdog(tmp_path: Path) -> None:
+    with Emulator(tmp_path / "scanner", watchdog=True) as device:
+        sensors = SerialSensors(152, port=str(device.link), settings=FAST)
+        sensors.read()
+        device.freeze()  # the scan loop hangs: nothing feeds the watchdog any more
+        wait_for(lambda: device.boots == 2, timeout=3, what="the watchdog's reset")
+        device.close_switches([9])
+        wait_for(lambda: sensors.read().bits == 1 << 9, timeout=5, what="the restarted scanner")
+        sensors.close()
+        assert device.board is not None and device.board.watchdog.feeds > 0

@@ -20,22 +20,27 @@ from bgpi.records import (
     OpeningRolled,
     Played,
     Record,
+    ResignAnswered,
+    ResignOffered,
     Rolled,
 )
-from bgpi.rules import GameState, Position, parse_play
+from bgpi.rules import GameResult, GameState, MatchRules, Position, parse_play
 from bgpi.sensing.board import capacities, observe
 from bgpi.table import (
     BeforeRoll,
+    Choosing,
     DiceRequest,
     MatchOver,
     Phase,
     Press,
+    Resigning,
     Seen,
     Step,
     Table,
     TableConfig,
     Tick,
 )
+from bgpi.table.options import Option
 from bgpi.view import scene_of
 from bgpi.words import BLACK, BUTTONS, CUBE, PLAYERS, ROLL, WHITE
 
@@ -128,6 +133,30 @@ def next_candidate(before: Table, step: Step) -> None:
     assert step.table.candidate == before.candidate + 1
 
 
+def level(result: GameResult) -> Check:
+    def check(before: Table, step: Step) -> None:
+        assert step.records == () and step.dice is None
+        assert isinstance(step.table.at, Resigning) and step.table.at.level is result
+
+    return check
+
+
+def option_value(length: int) -> Check:
+    def check(before: Table, step: Step) -> None:
+        assert step.records == () and isinstance(step.table.at, Choosing)
+        assert step.table.at.draft.length == length
+
+    return check
+
+
+def option(which: Option) -> Check:
+    def check(before: Table, step: Step) -> None:
+        assert step.records == () and isinstance(step.table.at, Choosing)
+        assert step.table.at.option is which
+
+    return check
+
+
 def goes_to(phase: Phase) -> Check:
     def check(before: Table, step: Step) -> None:
         assert step.table.phase is phase and step.records == () and step.dice is None
@@ -156,7 +185,7 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
             (BLACK, ROLL, SHORT): dice(BLACK, 2),
             (BLACK, ROLL, HELD): dice(BLACK, 2),
             (BLACK, CUBE, SHORT): decides(CubeAction(BLACK, Cube.DOUBLE)),
-            (BLACK, CUBE, HELD): decides(CubeAction(BLACK, Cube.DOUBLE)),
+            (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
         },
     ),
     "before roll, cube owned by the other": (
@@ -165,7 +194,11 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
             CubeAction(BLACK, Cube.DOUBLE),
             CubeAction(WHITE, Cube.TAKE),
         ),
-        {(BLACK, ROLL, SHORT): dice(BLACK, 2), (BLACK, ROLL, HELD): dice(BLACK, 2)},
+        {
+            (BLACK, ROLL, SHORT): dice(BLACK, 2),
+            (BLACK, ROLL, HELD): dice(BLACK, 2),
+            (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
+        },
     ),
     "before roll, board wrong": (
         lambda: settled(
@@ -201,13 +234,60 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
     ),
     "moving, play not made": (
         lambda: replay(*opened(MatchStarted(5)), Rolled(BLACK, (6, 5))),
-        {},
+        {(BLACK, CUBE, HELD): goes_to(Phase.RESIGNING)},
     ),
     "moving, play made": (
         lambda: moving_with("24/13"),
         {
             (BLACK, ROLL, SHORT): plays(BLACK, Phase.BEFORE_ROLL),
             (BLACK, ROLL, HELD): plays(BLACK, Phase.BEFORE_ROLL),
+            (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
+        },
+    ),
+    "resigning": (
+        lambda: press(replay(*opened(MatchStarted(5))), BLACK, CUBE, HELD).table,
+        {
+            (BLACK, ROLL, SHORT): decides(ResignOffered(BLACK, 1)),
+            (BLACK, ROLL, HELD): decides(ResignOffered(BLACK, 1)),
+            (BLACK, CUBE, SHORT): level(GameResult.GAMMON),
+            (BLACK, CUBE, HELD): goes_to(Phase.BEFORE_ROLL),
+        },
+    ),
+    "resigning a backgammon": (
+        lambda: replace(
+            replay(*opened(MatchStarted(5))), at=Resigning(GameResult.BACKGAMMON, BeforeRoll())
+        ),
+        {
+            (BLACK, ROLL, SHORT): decides(ResignOffered(BLACK, 3)),
+            (BLACK, ROLL, HELD): decides(ResignOffered(BLACK, 3)),
+            (BLACK, CUBE, SHORT): level(GameResult.SINGLE),
+            (BLACK, CUBE, HELD): goes_to(Phase.BEFORE_ROLL),
+        },
+    ),
+    "resignation offered": (
+        lambda: replay(
+            *opened(MatchStarted(5)),
+            CubeAction(BLACK, Cube.DOUBLE),
+            CubeAction(WHITE, Cube.TAKE),
+            ResignOffered(BLACK, 2),
+        ),
+        {
+            (WHITE, ROLL, SHORT): decides(
+                ResignAnswered(WHITE, accepted=True), GameEnded(WHITE, 2, 4, resigned=True)
+            ),
+            (WHITE, ROLL, HELD): decides(
+                ResignAnswered(WHITE, accepted=True), GameEnded(WHITE, 2, 4, resigned=True)
+            ),
+            (WHITE, CUBE, SHORT): decides(ResignAnswered(WHITE, accepted=False)),
+            (WHITE, CUBE, HELD): decides(ResignAnswered(WHITE, accepted=False)),
+        },
+    ),
+    "choosing the next match": (
+        lambda: replace(replay(*DROPPED(MatchStarted(5))), at=Choosing(MatchRules(5))),
+        {
+            **{(p, CUBE, h): option_value(7) for p in PLAYERS for h in (SHORT, HELD)},
+            **{(p, ROLL, SHORT): option(Option.CRAWFORD) for p in PLAYERS},
+            **{(p, ROLL, HELD): decides(MatchStarted(5)) for p in PLAYERS},
         },
     ),
     "confirm": (
@@ -226,7 +306,7 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
     "match over": (
         # A drop never ends a match (the doubler needs more than the cube), so put it there.
         lambda: replace(replay(*DROPPED(MatchStarted(5))), at=MatchOver()),
-        {(p, ROLL, h): decides(MatchStarted(5)) for p in PLAYERS for h in (SHORT, HELD)},
+        {(p, ROLL, h): goes_to(Phase.CHOOSING) for p in PLAYERS for h in (SHORT, HELD)},
     ),
 }
 

@@ -4,7 +4,7 @@ import pytest
 
 from bgpi.demo import play_match
 from bgpi.hal.api import FaultEvent
-from bgpi.records import CubeAction, GameEnded, MatchStarted, Played
+from bgpi.records import CubeAction, GameEnded, MatchStarted, OpeningRolled, Played
 from bgpi.rules import BAR, Position, parse_play
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase, Table
@@ -90,8 +90,11 @@ def test_a_wrong_board_is_shown_and_fixed_mid_turn() -> None:
     sim.place(4, WHITE)  # a 2: not in the roll
     assert sim.scene.alert == "wrong"
     assert sim.scene.extra == ((4, 1),) and sim.scene.missing == ((6, 1),)
-    sim.roll(WHITE)
+    sim.roll(WHITE)  # ends the turn as it stands: shown to both as illegal
+    assert sim.phase is Phase.ILLEGAL and sim.scene.alert == "wrong"
+    sim.cube(BLACK)  # Black demands the correction
     assert sim.phase is Phase.MOVING  # nothing committed from a wrong board
+    assert records(sim)[-1] == OpeningRolled(3, 1)
     sim.lift(4, WHITE)
     sim.place(5, WHITE)
     assert sim.scene.alert is None
@@ -351,7 +354,9 @@ def test_a_new_match_after_the_end_starts_a_fresh_log() -> None:
     arrange(sim, Position.from_points({1: 1}, {22: 1, 6: 14}), WHITE, cube=2, cube_owner=BLACK)
     finish(sim, WHITE, (2, 1), "1/off")
     assert sim.phase is Phase.MATCH_OVER and sim.scene.alert == "match over"
-    sim.roll(BLACK)  # new game: a new match with the same rules
+    sim.roll(BLACK)  # the next match is chosen, from the same rules
+    assert sim.phase is Phase.CHOOSING
+    sim.press(BLACK, "roll", hold=1.0)  # as they are
     assert sim.phase is Phase.SETUP and sim.match.score == (0, 0)
     assert sim.driver.log == [MatchStarted(5)]
     assert sim.journal.records == [MatchStarted(5)]  # type: ignore[attr-defined]

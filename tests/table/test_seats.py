@@ -3,12 +3,12 @@ its play lit move by move and made by the hands at the board, wrong moves shown 
 
 from __future__ import annotations
 
-from bgpi.records import CubeAction, MatchStarted, Played, Seat
-from bgpi.rules import Move, legal_plays, parse_play
+from bgpi.records import CubeAction, GameEnded, MatchStarted, Played, ResignOffered, Seat
+from bgpi.rules import GameResult, Move, legal_plays, parse_play
 from bgpi.simtable import SimTable
 from bgpi.table import Ask, Chosen, Decided, DecisionRequest, Intent, Phase, Table, waiting
 from bgpi.web.view import status
-from bgpi.words import BLACK, WHITE
+from bgpi.words import BLACK, CUBE, WHITE
 from tests.table.arrange import fixed_dice
 
 ENGINE_BLACK = MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE))
@@ -30,6 +30,8 @@ class ScriptedSeat:
             return self.turn
         if request.ask is Ask.CUBE:
             return self.cube
+        if request.ask is Ask.RESIGN:
+            return Intent.ACCEPT_RESIGN
         assert table.match.dice is not None
         if not self.plays:
             return None  # still thinking
@@ -147,3 +149,22 @@ def test_two_seats_play_a_whole_game_by_the_lights_alone() -> None:
     assert sim.phase is Phase.GAME_OVER
     assert any(isinstance(r, Played) and r.moves and r.moves[0][3] for r in sim.driver.log)  # a hit
     assert Table.replay(sim.table.config, sim.driver.log).match == sim.match
+
+
+def test_the_seat_answers_a_resignation_and_may_offer_one() -> None:
+    sim, seat = engine_opens("24/13")
+    follow_one(sim, BLACK)
+    follow_one(sim, BLACK)
+    sim.press(WHITE, CUBE, hold=1.0)
+    sim.roll(WHITE)  # White offers a single; the engine is asked, and accepts
+    assert seat.asked[-1] == DecisionRequest(BLACK, Ask.RESIGN)
+    assert sim.driver.log[-1] == GameEnded(BLACK, 1, 1, resigned=True)
+    offered = sim.table.handle(Decided(BLACK, Intent.RESIGN, 1.0, GameResult.GAMMON))
+    assert offered.records == () and offered.refused is not None  # the game is over
+
+
+def test_a_seat_resigns_on_its_turn_with_the_level() -> None:
+    sim, _ = engine_opens()
+    step = sim.table.handle(Decided(BLACK, Intent.RESIGN, 1.0, GameResult.GAMMON))
+    assert step.records == (ResignOffered(BLACK, 2),) and step.table.phase is Phase.RESIGN_OFFERED
+    assert step.table.handle(Decided(BLACK, Intent.RESIGN, 1.0)).refused is not None

@@ -56,7 +56,7 @@ def opening_roll(page: Page) -> None:
     page.keyboard.press("Shift+R")  # Black's ROLL
     expect(page.locator("body")).to_have_attribute("data-phase", "moving")
     expect(page.locator("#status")).to_have_text(
-        "White plays 3-1: lift a checker to see where it may go."
+        "White plays 3-1: lift a checker to see where it may go. Hold CUBE to resign."
     )
 
 
@@ -103,12 +103,16 @@ def test_an_opening_play_and_roll_commit_it_and_the_log_shows_it(
     drag(page, 8, 5, slot=2)
     drag(page, 6, 5)
     expect(page.locator('.checker[data-zone="5"]')).to_have_count(2)
-    expect(page.locator("#status")).to_have_text("White has played 3-1: ROLL ends the turn.")
+    expect(page.locator("#status")).to_have_text(
+        "White has played 3-1: ROLL ends the turn. Hold CUBE to resign."
+    )
     expect(page.locator('.button[data-player="0"][data-button="roll"]')).to_be_visible()
     page.locator('.button[data-player="0"][data-button="roll"] rect').click()  # the mouse's ROLL
     expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
     expect(page.locator("#log li").last).to_have_text("White 31: 8/5 6/5")
-    expect(page.locator("#status")).to_have_text("Black rolls (ROLL) or doubles (CUBE).")
+    expect(page.locator("#status")).to_have_text(
+        "Black rolls (ROLL) or doubles (CUBE). Hold CUBE to resign."
+    )
     expect(page.locator("#position-id")).to_have_text(
         server.call(lambda s: s.sim.table.mover_view.id())
     )
@@ -128,7 +132,7 @@ def test_a_wrong_placement_lights_red_until_it_is_put_right(page: Page, server: 
     )
     drag(page, 11, 13, slot=4)
     expect(page.locator("#status")).to_have_text(
-        "White plays 3-1: lift a checker to see where it may go."
+        "White plays 3-1: lift a checker to see where it may go. Hold CUBE to resign."
     )
     page.wait_for_function(
         """() => [...document.querySelectorAll('.led[data-owner="11"]')]

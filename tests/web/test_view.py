@@ -112,7 +112,10 @@ def test_the_state_has_the_game_the_log_and_the_ids() -> None:
     assert state["match_id"] == sim.match.id()
     assert state["hand"] == [[WHITE, 13]]
     assert state["log"][-1] == {"text": "White 31:", "player": 0, "kind": "roll"}  # type: ignore[index]
-    assert state["status"] == "White plays 3-1: lift a checker to see where it may go."
+    assert (
+        state["status"]
+        == "White plays 3-1: lift a checker to see where it may go. Hold CUBE to resign."
+    )
     sim.lift(13, WHITE)
     state = state_message(sim.table, board_of_sim(sim.board), records)
     assert state["lifted"] == [13] and state["destinations"] == [9, 10]
@@ -132,9 +135,15 @@ def test_the_status_says_what_the_table_waits_for() -> None:
     sim.place(10, WHITE)
     sim.lift(6, WHITE)
     sim.place(5, WHITE)
-    assert status(sim.table, scene_of(sim.table)) == "White has played 3-1: ROLL ends the turn."
+    assert (
+        status(sim.table, scene_of(sim.table))
+        == "White has played 3-1: ROLL ends the turn. Hold CUBE to resign."
+    )
     sim.roll(WHITE)
-    assert status(sim.table, scene_of(sim.table)) == "Black rolls (ROLL) or doubles (CUBE)."
+    assert (
+        status(sim.table, scene_of(sim.table))
+        == "Black rolls (ROLL) or doubles (CUBE). Hold CUBE to resign."
+    )
     sim.cube(BLACK)
     assert status(sim.table, scene_of(sim.table)) == (
         "Black doubles: White takes (ROLL) or drops (CUBE)."

@@ -337,6 +337,7 @@
     drawLastPlay();
     showMatch();
     showLog();
+    showAnalysis();
   }
 
   function checker(x, y, colour, attrs, parent) {
@@ -568,6 +569,12 @@
     }
     const box = document.getElementById("log-box");
     box.scrollTop = box.scrollHeight;
+  }
+
+  function showAnalysis() {
+    const lines = state.analysis || [];
+    document.getElementById("analysis").textContent = lines.join("\n");
+    document.getElementById("analysis-box").hidden = lines.length === 0;
   }
 
   function showError(message) {

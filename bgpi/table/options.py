@@ -1,0 +1,70 @@
+"""Choosing the next match at the board: the options, their values in the order the CUBE
+button steps through them, and what the lights and the page say of each.
+
+Lengths come odd first (1, 3, ... 25, then 2, 4, ... 24) after money play (0), the usual
+match lengths being odd. Money play offers Jacoby, beavers, automatic doubles and the cube
+limit; a match offers the Crawford rule and the cube limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from enum import Enum
+from typing import Final
+
+from bgpi.rules import MatchRules
+from bgpi.rules.match import MAX_CUBE, MAX_LENGTH
+
+LONGEST: Final = min(25, MAX_LENGTH)
+LENGTHS: Final = (0, *range(1, LONGEST + 1, 2), *range(2, LONGEST + 1, 2))
+AUTOMATIC: Final = (0, 1, 2, 3)
+LIMITS: Final = tuple(1 << n for n in range(1, MAX_CUBE.bit_length()))
+
+
+class Option(Enum):
+    LENGTH = "length"
+    CRAWFORD = "Crawford rule"
+    JACOBY = "Jacoby rule"
+    BEAVER = "beavers"
+    AUTOMATIC = "automatic doubles"
+    LIMIT = "cube limit"
+
+
+def options_of(rules: MatchRules) -> tuple[Option, ...]:
+    """The options that apply to ``rules``, in the order ROLL steps through them."""
+    if rules.money:
+        return (Option.LENGTH, Option.JACOBY, Option.BEAVER, Option.AUTOMATIC, Option.LIMIT)
+    return (Option.LENGTH, Option.CRAWFORD, Option.LIMIT)
+
+
+def value_of(rules: MatchRules, option: Option) -> int:
+    """The option's value as a number (the score pixels show it): booleans are 0 or 1."""
+    values = {
+        Option.LENGTH: rules.length,
+        Option.CRAWFORD: int(rules.crawford),
+        Option.JACOBY: int(rules.jacoby),
+        Option.BEAVER: int(rules.beaver),
+        Option.AUTOMATIC: rules.automatic_doubles,
+        Option.LIMIT: rules.cube_limit,
+    }
+    return values[option]
+
+
+def next_value(rules: MatchRules, option: Option) -> MatchRules:
+    """``rules`` with ``option`` at its next value (a money option cleared for a match)."""
+    if option is Option.LENGTH:
+        length = _after(LENGTHS, rules.length)
+        if length:  # a match: the money-only options go
+            return replace(rules, length=length, jacoby=False, beaver=False, automatic_doubles=0)
+        return replace(rules, length=0)
+    if option is Option.AUTOMATIC:
+        return replace(rules, automatic_doubles=_after(AUTOMATIC, rules.automatic_doubles))
+    if option is Option.LIMIT:
+        return replace(rules, cube_limit=_after(LIMITS, rules.cube_limit))
+    flag = {Option.CRAWFORD: "crawford", Option.JACOBY: "jacoby", Option.BEAVER: "beaver"}
+    name = flag[option]
+    return replace(rules, **{name: not getattr(rules, name)})
+
+
+def _after(values: tuple[int, ...], value: int) -> int:
+    return values[(values.index(value) + 1) % len(values)] if value in values else values[0]

@@ -1,0 +1,81 @@
+"""Choosing the next match at the simulated table, with the two buttons: CUBE changes the
+option shown, ROLL goes to the next, ROLL held starts the match; the choice is journaled with
+the match, and the defaults are the config's as the shell last read it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bgpi.records import MatchStarted
+from bgpi.rules import MatchRules
+from bgpi.simtable import SimTable
+from bgpi.table import MatchOver, Phase
+from bgpi.table.options import LENGTHS, Option
+from bgpi.web.view import status
+from bgpi.words import BLACK, CUBE, ROLL, WHITE
+
+HOLD = 1.0
+
+
+def match_over(start: MatchStarted, next_match: MatchRules | None = None) -> SimTable:
+    """A table at the end of ``start``'s match (put there), the next match's defaults
+    ``next_match`` (the config's, as the shell built the table's config)."""
+    sim = SimTable(start)
+    table = sim.table
+    config = replace(table.config, next_match=next_match)
+    sim.driver.table = replace(table, config=config, at=MatchOver())
+    sim.roll(WHITE)
+    assert sim.phase is Phase.CHOOSING
+    return sim
+
+
+def step_to(sim: SimTable, option: Option) -> None:
+    for _ in range(6):
+        if sim.table.at.option is option:  # type: ignore[union-attr]
+            return
+        sim.roll(BLACK)
+    raise AssertionError(f"{option} never shown")
+
+
+def test_a_money_session_with_jacoby_then_a_seven_point_match() -> None:
+    sim = match_over(MatchStarted(5))
+    assert status(sim.table, sim.scene) == (
+        "The next match: length a 5-point match. CUBE changes it, ROLL goes to the next "
+        "option. Hold ROLL to start the match."
+    )
+    assert sim.scene.score == (5, 1)  # the length on White's score pixels, option 1 on Black's
+    while sim.table.at.draft.length:  # type: ignore[union-attr]
+        sim.cube(WHITE)
+    step_to(sim, Option.JACOBY)
+    sim.cube(BLACK)
+    assert status(sim.table, sim.scene).startswith("The next match: Jacoby rule on.")
+    sim.press(WHITE, ROLL, hold=HOLD)
+    assert sim.driver.log[0] == MatchStarted(0, jacoby=True)
+    assert sim.phase is Phase.SETUP and sim.match.rules.jacoby
+    # That session over, a 7-point match: the length steps 0, 1, 3, 5, 7.
+    sim.driver.table = replace(sim.table, at=MatchOver())
+    sim.roll(BLACK)
+    for _ in range(LENGTHS.index(7)):
+        sim.cube(BLACK)
+    sim.press(BLACK, ROLL, hold=HOLD)
+    assert sim.driver.log == [MatchStarted(7)]  # the money options go with a match length
+
+
+def test_a_config_edited_between_matches_is_the_next_matchs_default() -> None:
+    sim = match_over(MatchStarted(5), next_match=MatchRules(11, crawford=False))
+    assert sim.scene.score == (11, 1)
+    sim.press(WHITE, ROLL, hold=HOLD)
+    assert sim.driver.log == [MatchStarted(11, crawford=False)]
+
+
+def test_the_cube_limit_and_automatic_doubles_step_round() -> None:
+    sim = match_over(MatchStarted(0))
+    step_to(sim, Option.AUTOMATIC)
+    sim.cube(WHITE)
+    sim.cube(WHITE)
+    step_to(sim, Option.LIMIT)
+    sim.cube(BLACK)  # 64 comes round to 2
+    assert sim.scene.score == (1, 5)
+    sim.press(BLACK, ROLL, hold=HOLD)
+    assert sim.driver.log == [MatchStarted(0, automatic_doubles=2, cube_limit=2)]
+    assert sim.scene.prompt(WHITE, CUBE) is None  # setting up the board now
