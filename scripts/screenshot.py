@@ -5,7 +5,10 @@ with the mouse and ends the turn with ROLL; Black rolls and lifts a checker from
 point, held, so its legal destinations glow. Debian's chromium, headless, through Playwright
 for Python (no browser download)::
 
-    .venv/bin/python scripts/screenshot.py [OUTPUT.png]
+    .venv/bin/python scripts/screenshot.py [--phone] [OUTPUT.png]
+
+With ``--phone``, the page as a phone held upright shows it (390x844 CSS px, the board
+turned), written to docs/screenshot-phone.png by default.
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ from tests.web.browser import checker_centre, chromium, drag, slot_centre  # noq
 
 SEED = 23
 OUTPUT = ROOT / "docs" / "screenshot.png"
+PHONE_OUTPUT = ROOT / "docs" / "screenshot-phone.png"
+DESKTOP = {"width": 1320, "height": 980}
+PHONE = {"width": 390, "height": 844}
 
 
-def main(output: Path) -> None:
+def main(output: Path, *, phone: bool = False) -> None:
     with SimServer(new_session(Config(), seed=SEED)) as server, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1320, "height": 980})
+        page = browser.new_page(viewport=PHONE if phone else DESKTOP, is_mobile=phone)
         page.goto(server.url)
         body = page.locator("body")
         expect(body).to_have_attribute("data-phase", "opening")
@@ -56,4 +62,7 @@ def main(output: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUTPUT)
+    args = sys.argv[1:]
+    on_phone = "--phone" in args
+    paths = [arg for arg in args if arg != "--phone"]
+    main(Path(paths[0]) if paths else PHONE_OUTPUT if on_phone else OUTPUT, phone=on_phone)

@@ -7,7 +7,8 @@ Three messages, each a JSON object with a ``type``:
   colour as the eye sees the LED), the mode (``sim`` or ``companion``) and the keys;
 - ``state``, whenever it changes: phase, whose turn, who sits where (person, engine,
   remote), dice, cube, score, a resignation chosen or offered, what each button means now,
-  the checkers on every zone, the log, the Position ID and Match ID;
+  the zones the last play touched, the checkers on every zone, the log, the Position ID and
+  Match ID;
 - ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
 """
 
@@ -142,6 +143,7 @@ def state_message(
         "destinations": sorted(scene.destinations),
         "extra": [list(pair) for pair in scene.extra],
         "missing": [list(pair) for pair in scene.missing],
+        "last_play": sorted(scene.last_play),  # the page marks them brighter than the LEDs
         "board": [zone.to_json() for zone in board],
         "hand": [list(held) for held in hand],
         "log": [entry.to_json() for entry in log_entries(records)],

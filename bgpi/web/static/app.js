@@ -10,22 +10,43 @@
   const COLOURS = ["white", "black", "unknown"];
 
   // Board measures, in SVG units: checker radius, slot pitch, point width, frame, bar, tray,
-  // a player's panel, half the playing field's height, the gap between halves, LED pitch.
-  const G = { R: 17, P: 36, PW: 44, F: 16, BAR: 64, TRAY: 76, PANEL: 96, HALF: 250, GAP: 30, PITCH: 11 };
-  const X = {};
-  X.left = G.F;
-  X.bar = X.left + 6 * G.PW;
-  X.right = X.bar + G.BAR;
-  X.rightEnd = X.right + 6 * G.PW;
-  X.tray = X.rightEnd + G.F;
-  X.width = X.tray + G.TRAY + G.F;
-  const Y = {};
-  Y.board = G.PANEL;
-  Y.top = Y.board + G.F;
-  Y.bottom = Y.top + 2 * G.HALF + G.GAP;
-  Y.mid = (Y.top + Y.bottom) / 2;
-  Y.boardEnd = Y.bottom + G.F;
-  Y.height = Y.boardEnd + G.PANEL;
+  // half the playing field's height, the gap between halves, LED pitch, a die's side.
+  const G = { R: 17, P: 36, PW: 44, F: 16, BAR: 64, TRAY: 76, HALF: 250, GAP: 30, PITCH: 11, DIE: 44 };
+  const X = {}; // across the board, in the board's own units (its group may be turned)
+  const Y = {}; // along the board, from its frame's edge
+  const V = {}; // the whole picture: panels and where the board's group sits in it
+  // A phone held upright: the board turns a quarter (its long side along the screen's) and
+  // the panels grow, so the board is as large as the width allows and buttons fit a finger.
+  const upright = window.matchMedia("(orientation: portrait)");
+  let portrait = upright.matches;
+
+  function measure() {
+    G.F = portrait ? 24 : 16; // a wider frame holds point numbers large enough to read
+    X.left = G.F;
+    X.bar = X.left + 6 * G.PW;
+    X.right = X.bar + G.BAR;
+    X.rightEnd = X.right + 6 * G.PW;
+    X.tray = X.rightEnd + G.F;
+    X.width = X.tray + G.TRAY + G.F;
+    Y.top = G.F;
+    Y.bottom = Y.top + 2 * G.HALF + G.GAP;
+    Y.mid = (Y.top + Y.bottom) / 2;
+    Y.boardEnd = Y.bottom + G.F;
+    V.panel = portrait ? 176 : 96;
+    V.width = portrait ? Y.boardEnd : X.width;
+    const along = portrait ? X.width : Y.boardEnd;
+    V.height = along + 2 * V.panel;
+    V.panelTop = [V.panel + along, 0]; // White's panel below the board, Black's above
+    // Turned clockwise: the board's x runs down the screen, its y from right to left, so
+    // White's side (the board's bottom) is on the left and the trays at the bottom.
+    V.board = portrait ? `matrix(0 1 -1 0 ${Y.boardEnd} ${V.panel})` : `translate(0 ${V.panel})`;
+  }
+
+  // Text and dice on the turned board turn back, so they read the right way up.
+  function straight(node, x, y) {
+    if (portrait) node.setAttribute("transform", `rotate(-90 ${x} ${y})`);
+    return node;
+  }
 
   const svg = document.getElementById("board");
   const body = document.body;
@@ -44,6 +65,7 @@
   let errorTimer = null;
   let logShown = "";
   let checkersShown = "";
+  let frameShown = ""; // the last frame, drawn again when the board turns
 
   function el(name, attrs, parent) {
     const node = document.createElementNS(NS, name);
@@ -96,23 +118,29 @@
     return Math.max(0, Math.min(Math.max(slots(zone) - 1, 0), slot));
   }
 
+  // Where the pointer is in the board's own units: through the board group's transform, so
+  // dragging works the same on the turned board.
   function svgPoint(event) {
     const point = svg.createSVGPoint();
     point.x = event.clientX;
     point.y = event.clientY;
-    return point.matrixTransform(svg.getScreenCTM().inverse());
+    return point.matrixTransform(layers.board.getScreenCTM().inverse());
   }
 
   // -- drawing the board once the layout is known -------------------------------------------
 
   function build() {
     svg.textContent = "";
-    svg.setAttribute("viewBox", `0 0 ${X.width} ${Y.height}`);
+    measure();
+    body.dataset.orientation = portrait ? "portrait" : "landscape";
+    svg.setAttribute("viewBox", `0 0 ${V.width} ${V.height}`);
     const defs = el("defs", {}, svg);
     const glow = el("filter", { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" }, defs);
     el("feGaussianBlur", { stdDeviation: "4" }, glow);
-    for (const name of ["wood", "points", "panels", "halos", "slots", "checkers", "cube", "dots", "top"]) {
-      layers[name] = el("g", { class: name }, svg);
+    for (const name of ["panels", "panelHalos", "dots"]) layers[name] = el("g", { class: name }, svg);
+    layers.board = el("g", { class: "board-group", transform: V.board }, svg);
+    for (const name of ["wood", "points", "marks", "halos", "slots", "checkers", "cube", "dice", "top"]) {
+      layers[name] = el("g", { class: name }, layers.board);
     }
     drawWood();
     drawPanel(WHITE);
@@ -122,7 +150,7 @@
 
   function drawWood() {
     const wood = layers.wood;
-    el("rect", { class: "frame", x: 0, y: Y.board, width: X.width, height: Y.boardEnd - Y.board, rx: 6 }, wood);
+    el("rect", { class: "frame", x: 0, y: 0, width: X.width, height: Y.boardEnd, rx: 6 }, wood);
     el("rect", { class: "felt", x: X.left, y: Y.top, width: X.bar - X.left, height: Y.bottom - Y.top }, wood);
     el("rect", { class: "felt", x: X.right, y: Y.top, width: X.rightEnd - X.right, height: Y.bottom - Y.top }, wood);
     el("rect", { class: "bar", x: X.bar, y: Y.top, width: G.BAR, height: Y.bottom - Y.top }, wood);
@@ -133,7 +161,8 @@
       const tip = g.base + g.dir * (6 * G.P + 12);
       const points = `${g.x - G.PW / 2 + 1},${g.base} ${g.x + G.PW / 2 - 1},${g.base} ${g.x},${tip}`;
       el("polygon", { class: `point ${zone % 2 ? "a" : "b"}`, points, "data-zone": zone }, layers.points);
-      const number = el("text", { class: "number", x: g.x, y: g.base - g.dir * (G.F / 2) }, wood);
+      const y = g.base - g.dir * (G.F / 2);
+      const number = straight(el("text", { class: "number", x: g.x, y, "data-zone": zone }, wood), g.x, y);
       number.textContent = zone;
     }
     for (let zone = 1; zone <= 28; zone++) {
@@ -144,58 +173,73 @@
       }
     }
     const label = el("text", { class: "hand-label", x: X.tray + G.TRAY / 2, y: Y.mid - 8 }, layers.wood);
+    straight(label, X.tray + G.TRAY / 2, Y.mid - 8);
     label.textContent = "";
     layers.handLabel = label;
   }
 
-  // Each player's panel: name and turn light, ROLL and CUBE with the pixel beside each, the
-  // dice (two halves), the cube's place and the score bar. White's below, Black's above.
+  // Each player's panel: name and turn light, ROLL and CUBE with the pixel beside each and
+  // what each does now below it, the dice lights (two halves), the cube's place and the
+  // score bar. White's below the board, Black's above. Each place: x, y of its row of
+  // lights, y of its label; a button's box.
   function panelPlaces(player) {
-    const y0 = player === WHITE ? Y.boardEnd : 0;
+    const y0 = V.panelTop[player];
     const colour = COLOURS[player];
-    return {
-      y0,
-      label: y0 + 20,
-      leds: y0 + 46,
-      text: y0 + 78,
-      name: { x: G.F },
-      turn: { area: `turn.${colour}`, x: G.F + 8 },
-      roll: { area: `button.${colour}.roll`, x: 100, button: "roll" },
-      cube: { area: `button.${colour}.cube`, x: 178, button: "cube" },
-      dice: { area: `dice.${colour}`, x: 266 },
-      cubeBar: { area: `cube.${colour}`, x: 424 },
-      score: { area: `score.${colour}`, x: 506 },
+    const wide = {
+      name: { x: G.F, y: y0 + 20 },
+      turnText: { x: G.F, y: y0 + 56 },
+      turn: { area: `turn.${colour}`, x: 76, y: y0 + 16 },
+      roll: { area: `button.${colour}.roll`, x: 100, y: y0 + 30, w: 70, h: 32, meaningY: y0 + 78, button: "roll" },
+      cube: { area: `button.${colour}.cube`, x: 178, y: y0 + 30, w: 70, h: 32, meaningY: y0 + 78, button: "cube" },
+      dice: { area: `dice.${colour}`, x: 266, y: y0 + 46, labelY: y0 + 20 },
+      cubeBar: { area: `cube.${colour}`, x: 424, y: y0 + 46, labelY: y0 + 20, faceX: 460, faceY: y0 + 77 },
+      score: { area: `score.${colour}`, x: 506, y: y0 + 46, labelY: y0 + 20, textX: 586, textY: y0 + 78 },
     };
+    const tall = {
+      name: { x: 16, y: y0 + 28 },
+      turnText: { x: 160, y: y0 + 28 },
+      turn: { area: `turn.${colour}`, x: 132, y: y0 + 22 },
+      roll: { area: `button.${colour}.roll`, x: 16, y: y0 + 46, w: 128, h: 84, meaningY: y0 + 152, button: "roll" },
+      cube: { area: `button.${colour}.cube`, x: 158, y: y0 + 46, w: 128, h: 84, meaningY: y0 + 152, button: "cube" },
+      dice: { area: `dice.${colour}`, x: 304, y: y0 + 64, labelY: y0 + 48 },
+      cubeBar: { area: `cube.${colour}`, x: 304, y: y0 + 108, labelY: y0 + 92, faceX: 400, faceY: y0 + 108 },
+      score: { area: `score.${colour}`, x: 304, y: y0 + 152, labelY: y0 + 136, textX: V.width - 16, textY: y0 + 28 },
+    };
+    return { y0, ...(portrait ? tall : wide) };
   }
 
   function drawPanel(player) {
     const p = panelPlaces(player);
     const g = el("g", { class: "panel-group", "data-player": player }, layers.panels);
-    el("rect", { class: "panel", x: 0, y: p.y0 + 2, width: X.width, height: G.PANEL - 4, rx: 6 }, g);
-    const name = el("text", { class: "panel-name", x: p.name.x, y: p.label, id: `panel-name-${player}` }, g);
+    p.box = el("rect", { class: "panel", x: 0, y: p.y0 + 2, width: V.width, height: V.panel - 4, rx: 6 }, g);
+    const name = el("text", { class: "panel-name", x: p.name.x, y: p.name.y, id: `panel-name-${player}` }, g);
     name.textContent = COLOURS[player];
+    p.turnText = el("text", { class: "turn-text", x: p.turnText.x, y: p.turnText.y }, g);
     for (const [key, text] of [["dice", "dice"], ["cubeBar", "cube"], ["score", "score"]]) {
-      const label = el("text", { class: "panel-label", x: p[key].x, y: p.label }, g);
+      const label = el("text", { class: "panel-label", x: p[key].x, y: p[key].labelY }, g);
       label.textContent = text;
     }
-    for (const key of ["roll", "cube"]) {
-      const spec = p[key];
-      const group = el("g", { class: "button", "data-player": player, "data-button": spec.button,
-        role: "button", "aria-label": `${COLOURS[player]} ${spec.button.toUpperCase()}` }, g);
-      el("rect", { x: spec.x, y: p.leds - 16, width: 70, height: 32, rx: 5 }, group);
-      const text = el("text", { x: spec.x + 22, y: p.leds }, group);
-      text.textContent = spec.button.toUpperCase();
-      const keyText = el("text", { class: "key", x: spec.x + 58, y: p.leds + 1 }, group);
-      keyText.textContent = keyFor(player, spec.button);
-      const meaning = el("text", { class: "meaning", x: spec.x + 35, y: p.text }, g);
-      buttons[`${player}.${spec.button}`] = { group, meaning };
-      group.addEventListener("pointerdown", (event) => buttonDown(event, player, spec.button));
-      for (const kind of ["pointerup", "pointerleave", "pointercancel"]) {
-        group.addEventListener(kind, () => buttonUp(player, spec.button));
-      }
-    }
-    p.group = el("g", {}, g); // dice faces, cube, score: redrawn with the state
+    p.movesLeft = el("text", { class: "moves-left", x: p.dice.x + (portrait ? 44 : 32), y: p.dice.labelY }, g);
+    for (const key of ["roll", "cube"]) drawButton(player, p[key], g);
+    p.group = el("g", {}, g); // the owned cube, the score: redrawn with the state
     panels[player] = p;
+  }
+
+  function drawButton(player, spec, parent) {
+    const group = el("g", { class: "button", "data-player": player, "data-button": spec.button,
+      role: "button", "aria-label": `${COLOURS[player]} ${spec.button.toUpperCase()}` }, parent);
+    const middle = spec.y + spec.h / 2;
+    el("rect", { x: spec.x, y: spec.y, width: spec.w, height: spec.h, rx: 5 }, group);
+    const text = el("text", { x: spec.x + (portrait ? 34 : 17), y: middle }, group);
+    text.textContent = spec.button.toUpperCase();
+    const keyText = el("text", { class: "key", x: spec.x + spec.w - (portrait ? 24 : 15), y: middle + 1 }, group);
+    keyText.textContent = keyFor(player, spec.button);
+    const meaning = el("text", { class: "meaning", x: spec.x + spec.w / 2, y: spec.meaningY }, parent);
+    buttons[`${player}.${spec.button}`] = { group, meaning };
+    group.addEventListener("pointerdown", (event) => buttonDown(event, player, spec.button));
+    for (const kind of ["pointerup", "pointerleave", "pointercancel"]) {
+      group.addEventListener(kind, () => buttonUp(player, spec.button));
+    }
   }
 
   function keyFor(player, button) {
@@ -220,16 +264,16 @@
     }
     for (const [area, list] of Object.entries(layout.areas)) {
       list.forEach((pixel, i) => {
-        where[pixel] = { ...areaPlace(area, i, list.length), owner: area };
+        where[pixel] = { ...areaPlace(area, i, list.length), owner: area, panel: area !== "cube.centre" };
       });
     }
     where.forEach((place, pixel) => {
       if (place === null) return; // an unused pixel of the strip
       const halo = el("circle", { class: "led", cx: place.x, cy: place.y, r: place.r, fill: "#000",
         opacity: 0, filter: "url(#glow)", "data-pixel": pixel, "data-owner": place.owner, "data-rgb": "0,0,0" },
-        layers.halos);
+        place.panel ? layers.panelHalos : layers.halos);
       const dot = el("circle", { class: "led-dot", cx: place.x, cy: place.y, r: place.small ? 3 : 3.5 },
-        place.owner > 0 && place.owner <= 28 ? layers.halos : layers.dots);
+        place.panel ? layers.dots : layers.halos);
       leds[pixel] = { halo, dot };
     });
   }
@@ -243,13 +287,12 @@
     const player = colour === "white" ? WHITE : BLACK;
     const p = panelPlaces(player);
     if (kind === "button") {
-      return { x: p[button].x + 10, y: p.leds, r: 9, small: true };
+      return { x: p[button].x + (portrait ? 14 : 9), y: p[button].y + p[button].h / 2, r: 9, small: true };
     }
     const key = { turn: "turn", dice: "dice", cube: "cubeBar", score: "score" }[kind];
     let x = p[key].x + 5 + i * G.PITCH;
     if (kind === "dice" && i >= count / 2) x += 8; // the gap between the two dice
-    if (kind === "turn") return { x: p.turn.x + 100 - 40 + i * G.PITCH, y: p.label - 4, r: 8, small: true };
-    return { x, y: p.leds, r: 8, small: true };
+    return { x, y: p[key].y, r: 8, small: true };
   }
 
   // -- the frame ----------------------------------------------------------------------------
@@ -262,6 +305,7 @@
   }
 
   function showFrame(hex) {
+    frameShown = hex;
     for (let pixel = 0; pixel < leds.length; pixel++) {
       const at = pixel * 6;
       const part = hex.slice(at, at + 6);
@@ -290,6 +334,7 @@
       drawCheckers();
     }
     drawPanelsState();
+    drawLastPlay();
     showMatch();
     showLog();
     showAnalysis();
@@ -329,8 +374,8 @@
           checker(g.x + 3, y, colour, { "data-zone": zone.zone, "data-stacked": "true" }, layer);
         });
         const last = zone.unseen[zone.unseen.length - 1];
-        const count = el("text", { class: `stack-count ${COLOURS[last]}`, x: g.x + 3,
-          y: slotY(zone.zone, (zone.unseen.length - 1) % Math.max(zone.slots.length, 1)) - g.dir * 5 }, layer);
+        const y = slotY(zone.zone, (zone.unseen.length - 1) % Math.max(zone.slots.length, 1)) - g.dir * 5;
+        const count = straight(el("text", { class: `stack-count ${COLOURS[last]}`, x: g.x + 3, y }, layer), g.x + 3, y);
         count.textContent = zone.slots.length + zone.unseen.length;
       }
     }
@@ -362,46 +407,73 @@
   }
 
   function drawPanelsState() {
+    body.dataset.turn = state.turn === null ? "" : COLOURS[state.turn];
     for (const player of [WHITE, BLACK]) {
       const p = panels[player];
       p.group.textContent = "";
       document.getElementById(`panel-name-${player}`).textContent = state.names[player];
-      drawDice(player, p);
-      const score = el("text", { class: "panel-text", x: p.score.x + 80, y: p.text }, p.group);
+      // Whose turn it is, in the panel's frame and in words, not only the small turn light.
+      const onTurn = state.turn === player && !state.phase.endsWith("over");
+      p.box.classList.toggle("on-turn", onTurn);
+      p.turnText.textContent = onTurn ? (state.phase === "doubled" ? "doubles" : "to play") : "";
+      p.movesLeft.textContent = state.turn === player ? movesLeft() : "";
+      const score = el("text", { class: "panel-text", x: p.score.textX, y: p.score.textY }, p.group);
       score.textContent = state.length ? `${state.score[player]} of ${state.length}` : `${state.score[player]}`;
       for (const button of ["roll", "cube"]) {
         const prompt = state.prompts.find(([who, which]) => who === player && which === button);
         buttons[`${player}.${button}`].meaning.textContent = prompt ? prompt[2] : "";
       }
     }
+    drawDice();
     drawCube();
   }
 
-  function drawDice(player, p) {
-    let dice = [];
-    let left = [];
-    if (state.turn === player && state.dice.length) {
-      dice = state.dice[0] === state.dice[1] ? [state.dice[0], state.dice[0]] : state.dice;
-      left = state.dice_left.slice();
-    } else if (state.opening[player] !== null && state.opening[player] !== undefined) {
-      dice = [state.opening[player]];
-      left = dice.slice();
+  // "3 moves left": while a play is being made, how many dice are still to be played.
+  function movesLeft() {
+    if (state.phase !== "moving" || !state.dice.length) return "";
+    const left = state.dice_left.length;
+    return `${left} ${left === 1 ? "move" : "moves"} left`;
+  }
+
+  // The dice lie on the board, large, in the roller's right-hand half (as the player sees it
+  // from their side): White's on the right, Black's on the left; the opening dice one each.
+  function drawDice() {
+    layers.dice.textContent = "";
+    const halves = [X.right + 3 * G.PW, X.left + 3 * G.PW];
+    if (state.turn !== null && state.dice.length) {
+      const double = state.dice[0] === state.dice[1];
+      const dice = double ? Array(4).fill(state.dice[0]) : state.dice;
+      const left = state.dice_left.slice();
+      const usedAll = !["moving", "confirm", "guided play"].includes(state.phase);
+      dice.forEach((value, i) => {
+        const at = usedAll ? -1 : left.indexOf(value);
+        if (at >= 0) left.splice(at, 1);
+        const x = halves[state.turn] + (i - (dice.length - 1) / 2) * (G.DIE + 8);
+        die(x, Y.mid, value, at < 0 && !usedAll ? "used" : "", state.turn);
+      });
+      return;
     }
-    dice.forEach((value, i) => {
-      const at = left.indexOf(value);
-      const used = at < 0;
-      if (!used) left.splice(at, 1);
-      die(p.dice.x + 22 + i * 80, p.text - 12, value, used, p.group);
-    });
+    for (const player of [WHITE, BLACK]) {
+      const value = state.opening[player];
+      if (value !== null && value !== undefined) die(halves[player], Y.mid, value, "", player);
+    }
   }
 
   const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
     5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]] };
 
-  function die(x, y, value, used, parent) {
-    const g = el("g", { class: `die${used ? " used" : ""}`, "data-value": value }, parent);
-    el("rect", { x, y, width: 22, height: 22, rx: 4 }, g);
-    for (const [col, row] of PIPS[value]) el("circle", { cx: x + 5 + col * 6, cy: y + 5 + row * 6, r: 2 }, g);
+  // A die centred on (x, y), in its roller's colour; a used one greyed.
+  function die(x, y, value, used, player) {
+    const g = el("g", { class: `die ${COLOURS[player]}${used ? " used" : ""}`, "data-value": value,
+      "data-player": player }, layers.dice);
+    const side = G.DIE;
+    const x0 = x - side / 2;
+    const y0 = y - side / 2;
+    el("rect", { x: x0, y: y0, width: side, height: side, rx: 7 }, g);
+    for (const [col, row] of PIPS[value]) {
+      el("circle", { cx: x0 + side * (0.22 + col * 0.28), cy: y0 + side * (0.22 + row * 0.28), r: side * 0.09 }, g);
+    }
+    straight(g, x, y);
   }
 
   function drawCube() {
@@ -416,19 +488,55 @@
       [x, y, parent] = [X.bar + G.BAR / 2 + 14, Y.mid, layers.cube];
     } else {
       const p = panels[cube.owner];
-      [x, y, parent] = [p.cubeBar.x + 36, p.text - 1, p.group];
+      [x, y, parent] = [p.cubeBar.faceX, p.cubeBar.faceY, p.group];
     }
     const g = el("g", { class: `cube${cube.offered ? " offered" : ""}`, "data-value": cube.value }, parent);
     el("rect", { x: x - 12, y: y - 12, width: 24, height: 24, rx: 3 }, g);
     const text = el("text", { x, y }, g);
     text.textContent = value;
+    if (parent === layers.cube) straight(g, x, y);
+  }
+
+  // The zones the last play touched, outlined brightly (the LEDs' own mark is a dim glow).
+  function drawLastPlay() {
+    layers.marks.textContent = "";
+    for (const zone of state.last_play || []) {
+      const g = zoneGeom(zone);
+      if (zone <= 24) {
+        const tip = g.base + g.dir * (6 * G.P + 12);
+        const points = `${g.x - G.PW / 2 + 2},${g.base} ${g.x + G.PW / 2 - 2},${g.base} ${g.x},${tip}`;
+        el("polygon", { class: "last-play", points, "data-zone": zone }, layers.marks);
+      } else {
+        const far = g.base + g.dir * G.HALF;
+        el("rect", { class: "last-play", x: g.x - g.w / 2 + 3, y: Math.min(g.base, far), width: g.w - 6,
+          height: G.HALF, "data-zone": zone }, layers.marks);
+      }
+    }
+  }
+
+  // Each player's pips, counted from the checkers the page shows (a lifted one still counts
+  // where it came from), so they change with every checker moved during the turn.
+  function pips() {
+    const total = [0, 0];
+    const add = (colour, zone) => {
+      if (colour !== WHITE && colour !== BLACK) return; // a checker nobody can name
+      if (zone >= 27) return; // borne off
+      total[colour] += zone >= 25 ? 25 : colour === WHITE ? zone : 25 - zone;
+    };
+    for (const zone of state.board) {
+      for (const colour of [...zone.slots, ...zone.unseen]) if (colour !== null) add(colour, zone.zone);
+    }
+    for (const [colour, zone] of state.hand) add(colour, zone);
+    return total;
   }
 
   function showMatch() {
+    const counted = pips();
     for (const [player, colour] of [[WHITE, "white"], [BLACK, "black"]]) {
       document.getElementById(`name-${colour}`).textContent = state.names[player];
       document.getElementById(`score-${colour}`).textContent = state.score[player];
-      document.getElementById(`pips-${colour}`).textContent = state.pips[player];
+      document.getElementById(`pips-${colour}`).textContent = counted[player];
+      document.getElementById(`row-${colour}`).classList.toggle("on-turn", state.turn === player);
     }
     document.getElementById("length").textContent = state.length
       ? `${state.length}-point match` : "money session";
@@ -455,7 +563,8 @@
         chip.className = `chip ${COLOURS[entry.player]}`;
         item.appendChild(chip);
       }
-      item.appendChild(document.createTextNode(entry.text));
+      // A roll whose play is still being made: the line waits, and says so.
+      item.appendChild(document.createTextNode(entry.kind === "roll" ? `${entry.text} …` : entry.text));
       list.appendChild(item);
     }
     const box = document.getElementById("log-box");
@@ -551,6 +660,9 @@
   function onContextMenu(event) {
     if (!sim()) return;
     event.preventDefault();
+    // A finger held on a checker (to see where it may go) is a long press, which a phone
+    // turns into a context menu: that is the hand holding it, not knocking it.
+    if (drag) return;
     if (event.target.classList.contains("checker") && event.target.dataset.zone && !event.target.dataset.askew) {
       knock(event.target);
     }
@@ -611,16 +723,23 @@
     });
   }
 
+  // A new layout, or the phone turned: everything drawn again, the last frame too.
+  function rebuild() {
+    pixels = "";
+    checkersShown = "";
+    logShown = "";
+    build();
+    if (state) showState();
+    if (frameShown) showFrame(frameShown);
+  }
+
   function receive(message) {
     if (message.type === "layout") {
       layout = message;
       body.dataset.mode = layout.mode;
       document.getElementById("mode").textContent =
         layout.mode === "sim" ? "simulated board" : "companion of the board (read-only)";
-      pixels = "";
-      checkersShown = "";
-      build();
-      if (state) showState();
+      rebuild();
     } else if (message.type === "state") {
       state = message;
       if (layout) showState();
@@ -658,5 +777,9 @@
   window.addEventListener("keydown", onKeyDown);
   window.addEventListener("keyup", onKeyUp);
   window.addEventListener("blur", releaseAll);
+  upright.addEventListener("change", () => {
+    portrait = upright.matches;
+    if (layout) rebuild();
+  });
   connect();
 })();
