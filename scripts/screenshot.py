@@ -43,6 +43,7 @@ def main(output: Path, *, phone: bool = False) -> None:
         expect(body).to_have_attribute("data-phase", "moving")
         drag(page, 8, 5, slot=page.locator('.checker[data-zone="5"]').count())
         drag(page, 6, 5, slot=page.locator('.checker[data-zone="5"]').count())
+        expect(page.locator("#status")).to_contain_text("ROLL ends the turn")  # the play seen
         page.keyboard.press("r")
         expect(page.locator("#log li").last).to_have_text("White 31: 8/5 6/5")
         page.keyboard.press("Shift+R")

@@ -52,6 +52,13 @@ def opening_roll(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-phase", "moving")
 
 
+def play_31(page: Page) -> None:
+    """White's opening 31, 8/5 6/5, seen through by the table: ROLL now ends the turn."""
+    drag(page, 8, 5, slot=2)
+    drag(page, 6, 5)
+    expect(page.locator("#status")).to_contain_text("ROLL ends the turn")
+
+
 def box(page: Page, selector: str) -> dict[str, float]:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, selector
@@ -107,6 +114,7 @@ def test_on_a_phone_a_play_is_dragged_on_the_turned_board_and_rolled(
     drag(phone, 8, 5, slot=2)  # the pointer mapped through the turned group lands on 5
     drag(phone, 6, 5)
     expect(phone.locator('.checker[data-zone="5"]')).to_have_count(2)
+    expect(phone.locator("#status")).to_contain_text("ROLL ends the turn")
     phone.locator('.button[data-player="0"][data-button="roll"] rect').click()
     expect(phone.locator("#log li").last).to_have_text("White 31: 8/5 6/5")
 
@@ -141,8 +149,7 @@ def test_the_log_line_of_a_roll_waits_with_an_ellipsis_until_its_play(
     open_page(page, server)
     opening_roll(page)
     expect(page.locator("#log li").last).to_have_text("White 31: …")
-    drag(page, 8, 5, slot=2)
-    drag(page, 6, 5)
+    play_31(page)
     page.keyboard.press("r")
     expect(page.locator("#log li").last).to_have_text("White 31: 8/5 6/5")
 
@@ -175,8 +182,7 @@ def test_doubles_show_four_dice_and_how_many_moves_are_left(page: Page) -> None:
 def test_the_last_play_is_outlined_plainly(page: Page, server: SimServer) -> None:
     open_page(page, server)
     opening_roll(page)
-    drag(page, 8, 5, slot=2)
-    drag(page, 6, 5)
+    play_31(page)
     page.keyboard.press("r")
     expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
     marks = page.locator(".last-play")
@@ -199,8 +205,7 @@ def test_whose_turn_it_is_shows_in_the_panel_and_the_score_table(
     expect(white_panel.locator(".turn-text")).to_have_text("to play")
     expect(page.locator('.panel-group[data-player="1"] .turn-text')).to_have_text("")
     expect(page.locator("#row-white")).to_have_class("on-turn")
-    drag(page, 8, 5, slot=2)
-    drag(page, 6, 5)
+    play_31(page)
     page.keyboard.press("r")
     expect(page.locator('.panel-group[data-player="1"] .turn-text')).to_have_text("to play")
     expect(white_panel.locator(".panel.on-turn")).to_have_count(0)
