@@ -8,6 +8,10 @@ table.
 On start the journal is replayed to the exact table state; the board is then read and, if it
 was bumped while the power was off, the LEDs show what to fix. SIGTERM and SIGINT stop the
 loop cleanly: LEDs off, journal closed.
+
+A damaged journal (corrupt, foreign, newer, locked, a record that does not fit...) is never
+played over: ``bgpi run`` logs the one line that names it, shows the fault on the LEDs until
+it is stopped (systemd's status line says why), and then exits with status 1.
 """
 
 from __future__ import annotations
@@ -29,10 +33,12 @@ from bgpi.driver import Driver
 from bgpi.hal import open_buttons, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
+from bgpi.lights.render import next_change, render
+from bgpi.lights.scene import FAULT, Scene
 from bgpi.notify import Notifier
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
-from bgpi.store import Journal
+from bgpi.store import Journal, JournalError, corrupt
 from bgpi.table import Table, TableConfig
 
 log = logging.getLogger("bgpi")
@@ -101,12 +107,16 @@ def table_config(config: Config) -> TableConfig:
 
 def resume(config: Config, journal: Journal) -> Table:
     """The table the journal leads to (finishing a step an older bgpi journaled only half
-    of); a new match from the config if it holds none."""
+    of); a new match from the config if it holds none. A journal that does not replay by the
+    rules is a damaged one (CorruptJournalError)."""
     records = journal.records()
     if not records:
         journal.new_match(config.match_record())
         records = journal.records()
-    table, _ = complete(table_config(config), records, journal)
+    try:
+        table, _ = complete(table_config(config), records, journal)
+    except ValueError as exc:
+        raise corrupt(f"{journal.path}: {exc}") from None
     return table
 
 
@@ -140,12 +150,16 @@ class App:
         self.stop = threading.Event()
         self.events: queue.Queue[Event] = queue.Queue()
         self.driver: Driver | None = None
+        self.on_refusal: Callable[[JournalError], None] | None = None  # a damaged journal
 
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         with ExitStack() as stack:
-            journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
-            table = resume(self.config, journal)
+            try:
+                journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
+                table = resume(self.config, journal)
+            except JournalError as exc:
+                return self._refuse(exc, stack)
             hardware = self.hardware(self.config, stack)
             stack.callback(_dark, hardware.pixels)
             self.driver = Driver(
@@ -185,6 +199,34 @@ class App:
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()
+
+    def _refuse(self, error: JournalError, stack: ExitStack) -> int:
+        """A damaged journal: say so, show the fault on the LEDs until stopped, fail."""
+        if self.on_refusal:
+            self.on_refusal(error)
+        else:
+            log.error("%s", error)
+        hardware = self.hardware(self.config, stack)
+        stack.callback(_dark, hardware.pixels)
+        scene = Scene(alert=FAULT)
+        stack.callback(self.notifier.close)
+        self.notifier.ready(f"refused: {error}")  # systemd's status line says why
+        if self.on_ready:
+            self.on_ready()
+        frame = None
+        while True:
+            now = time.monotonic()
+            shown = render(scene, self.config.ledmap, self.config.style, now)
+            if shown != frame:
+                hardware.pixels.show(shown)
+                frame = shown
+            if self.on_alive:
+                self.on_alive()
+            self.notifier.alive()
+            due = next_change(scene, self.config.style, now)
+            wait = MAX_WAIT if due is None else min(MAX_WAIT, max(0.0, due - now))
+            if self.stop.wait(wait):
+                return 1
 
     def handle_signals(self) -> None:
         """Stop cleanly on SIGTERM (systemd) and SIGINT (Ctrl-C)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bgpi import __version__
 from bgpi.config import Config, ConfigError, load, show
+from bgpi.journalfile import JournalError
 
 log = logging.getLogger("bgpi")
 
@@ -36,6 +37,7 @@ def _run(config: Config, args: argparse.Namespace) -> int:
 
     app = App(config, config.state_dir(args.state_dir))
     app.handle_signals()
+    app.on_refusal = _say_refused
     if not config.web.enabled:
         return app.run()
     from bgpi.web.companion import Companion  # noqa: PLC0415
@@ -49,12 +51,17 @@ def _run(config: Config, args: argparse.Namespace) -> int:
         companion.close()
 
 
+def _say_refused(error: Exception) -> None:
+    # At once, though the command goes on showing the fault on the LEDs until stopped.
+    print(f"bgpi run: {error}", file=sys.stderr, flush=True)
+
+
 def _demo(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import table_config  # noqa: PLC0415
     from bgpi.demo import play_match  # noqa: PLC0415
     from bgpi.records import MatchStarted  # noqa: PLC0415
     from bgpi.resume import complete  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.store import Journal, corrupt  # noqa: PLC0415
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     base = config.match_record()
@@ -78,7 +85,10 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         with Journal.open(path) as journal:
             records = journal.records() if journal.matches() else []
             if records and not journal.matches()[-1].finished:
-                _, records = complete(table_config(config), records, journal)
+                try:
+                    _, records = complete(table_config(config), records, journal)
+                except ValueError as exc:
+                    raise corrupt(f"{path}: {exc}") from None
             ongoing = records and not journal.matches()[-1].finished
             start = records if ongoing else match
             sim = play_match(start, seed=seed, games=games, journal=journal)
@@ -104,13 +114,15 @@ def _diagnose(config: Config, args: argparse.Namespace) -> int:
 
 def _export(config: Config, args: argparse.Namespace) -> int:
     from bgpi.export import export_mat  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.store import Journal, corrupt  # noqa: PLC0415
 
     path = _journal_path(config, args)
-    if not path.exists():
-        raise CommandError(f"no journal at {path}: nothing has been played there")
-    with Journal.open(path) as journal:
-        text = export_mat(journal.records(args.match))
+    with Journal.open(path, read_only=True) as journal:
+        records = journal.records(args.match)
+    try:
+        text = export_mat(records)
+    except ValueError as exc:  # a record the rules refuse: the journal is damaged
+        raise corrupt(f"{path}: {exc}") from None
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -121,15 +133,18 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import table_config  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
-    from bgpi.table import Table  # noqa: PLC0415
+    from bgpi.resume import resume  # noqa: PLC0415
+    from bgpi.store import Journal, corrupt  # noqa: PLC0415
 
     path = _journal_path(config, args)
-    if not path.exists():
-        raise CommandError(f"no journal at {path}: nothing has been played there")
-    with Journal.open(path) as journal:
+    with Journal.open(path, read_only=True) as journal:
         records = journal.records()
-    table = Table.replay(table_config(config), records)
+    if not records:
+        raise CommandError(f"{path} holds no match yet")
+    try:  # as a restart would resume it, but read-only: what it owes is not journaled
+        table, _ = resume(table_config(config), records)
+    except ValueError as exc:
+        raise corrupt(f"{path}: {exc}") from None
     view = table.mover_view if table.match.turn is not None else table.position
     print(f"{table.match}")
     print(f"phase: {table.phase.value}")
@@ -241,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
     try:
         code: int = args.run(config, args)
-    except (CommandError, ValueError, RuntimeError, OSError) as exc:
+    except (CommandError, JournalError, ValueError, RuntimeError, OSError) as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return FAILED
     return code
