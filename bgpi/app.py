@@ -26,7 +26,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 from bgpi.config import Config
 from bgpi.driver import Driver
@@ -120,6 +120,15 @@ def resume(config: Config, journal: Journal) -> Table:
     return table
 
 
+class Hands(Protocol):
+    """Simulated hands that play at the board (``bgpi run --self-play``, bgpi.selfplay): told
+    before the loop starts, then called after each turn of it, on its thread."""
+
+    def start(self, driver: Driver, journal: Journal, stop: threading.Event) -> None: ...
+
+    def __call__(self, driver: Driver) -> None: ...
+
+
 Observer = Callable[[Driver, Journal], None]
 """Sees the table after each step of the loop, on the loop's thread (the companion web page,
 bgpi.web.companion): it must be quick and never change what it sees."""
@@ -144,6 +153,7 @@ class App:
         self.on_ready = on_ready
         self.on_alive = on_alive
         self.observer: Observer | None = None  # set it to watch every step (the web page)
+        self.hands: Hands | None = None  # set it to play by itself on the simulator
         # Under systemd (bgpi.service is Type=notify) this tells it READY, feeds its watchdog
         # and says STOPPING; anywhere else $NOTIFY_SOCKET is unset and it does nothing.
         self.notifier = notifier if notifier is not None else Notifier.from_environment()
@@ -170,7 +180,10 @@ class App:
                 self.config.geometry,
                 self.config.ledmap,
                 self.config.style,
+                log=journal.records(),
             )
+            if self.hands:
+                self.hands.start(self.driver, journal, self.stop)
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
             log.info("ready: %s, phase %s", table.match, table.phase.value)
@@ -196,6 +209,8 @@ class App:
                 driver.tick(time.monotonic())
             else:
                 driver.handle(event)
+            if self.hands:
+                self.hands(driver)
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()

@@ -26,6 +26,10 @@ class CommandError(Exception):
     """A command that cannot do its work: the message says why; exit status 1."""
 
 
+class UsageError(Exception):
+    """Options that do not go together: the message says why; exit status 2."""
+
+
 def _journal_path(config: Config, args: argparse.Namespace) -> Path:
     from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
 
@@ -36,6 +40,15 @@ def _run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import App  # noqa: PLC0415
 
     app = App(config, config.state_dir(args.state_dir))
+    if args.self_play:
+        from bgpi.selfplay import Hands  # noqa: PLC0415
+
+        seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+        print(f"bgpi run: self-play, seed {seed}", flush=True)
+        hands = Hands(seed, matches=args.matches, say=_say)
+        app.hands, app.hardware = hands, hands.hardware
+    elif args.seed is not None or args.matches is not None:
+        raise UsageError("--seed and --matches go with --self-play")
     app.handle_signals()
     app.on_refusal = _say_refused
     if not config.web.enabled:
@@ -49,6 +62,10 @@ def _run(config: Config, args: argparse.Namespace) -> int:
         return app.run()
     finally:
         companion.close()
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)  # at once, even into a pipe
 
 
 def _say_refused(error: Exception) -> None:
@@ -197,7 +214,18 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(run=run)
         return sub
 
-    command("run", _run, "run the table on the configured hardware (the service)")
+    service = command("run", _run, "run the table on the configured hardware (the service)")
+    service.add_argument(
+        "--self-play",
+        action="store_true",
+        help="on the simulator, simulated hands play both seats (a soak test)",
+    )
+    service.add_argument(
+        "--seed", type=int, help="self-play: make the dice and choices reproducible"
+    )
+    service.add_argument(
+        "--matches", type=int, help="self-play: stop once the journal holds this many finished"
+    )
     demo = command("demo", _demo, "two built-in players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
     demo.add_argument("--length", type=int, help="match length (default: the config's)")
@@ -256,6 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
     try:
         code: int = args.run(config, args)
+    except UsageError as exc:
+        print(f"bgpi {args.command}: {exc}", file=sys.stderr)
+        return USAGE
     except (CommandError, JournalError, ValueError, RuntimeError, OSError) as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return FAILED
