@@ -41,7 +41,12 @@ def _run(config: Config, args: argparse.Namespace) -> int:
 
     app = App(config, config.state_dir(args.state_dir))
     if args.self_play:
-        from bgpi.selfplay import Hands  # noqa: PLC0415
+        from bgpi.selfplay import Hands, check_simulated  # noqa: PLC0415
+
+        try:
+            check_simulated(config)
+        except ValueError as exc:
+            raise UsageError(exc) from None
 
         seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
         print(f"bgpi run: self-play, seed {seed}", flush=True)

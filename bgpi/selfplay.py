@@ -43,6 +43,16 @@ class SelfPlayError(ValueError):
     """Self-play asked for on a board that is not the simulator."""
 
 
+def check_simulated(config: Config) -> None:
+    """Refuse a config whose board is not the simulator (SelfPlayError)."""
+    if config.sensors.backend != "sim" or config.buttons.backend != "sim":
+        raise SelfPlayError(
+            f"--self-play needs the simulated board, not the {config.sensors.backend} sensors "
+            f'and {config.buttons.backend} buttons of {config.source}: backend "sim" (the '
+            "default) in [sensors] and [buttons]"
+        )
+
+
 class Hands:
     """Both players' hands on the simulated board of ``bgpi run``."""
 
@@ -67,11 +77,7 @@ class Hands:
     def hardware(self, config: Config, stack: ExitStack) -> Hardware:
         """The simulated board and buttons (on the wall clock), the configured LEDs, and
         dice seeded afresh for each match (see :meth:`start`)."""
-        if config.sensors.backend != "sim" or config.buttons.backend != "sim":
-            raise SelfPlayError(
-                "--self-play needs the simulated board: [sensors] and [buttons] backend "
-                '"sim" (the default)'
-            )
+        check_simulated(config)
         self.board = SimBoard(config.geometry, clock=time.monotonic)
         stack.callback(self.board.close)
         self.buttons = SimButtons(clock=time.monotonic)
