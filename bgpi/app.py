@@ -36,6 +36,7 @@ from bgpi.hal.dice import SystemDice
 from bgpi.lights.render import next_change, render
 from bgpi.lights.scene import FAULT, Scene
 from bgpi.notify import Notifier
+from bgpi.records import Record
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import Journal, JournalError, corrupt
@@ -107,17 +108,20 @@ def table_config(config: Config) -> TableConfig:
 
 def resume(config: Config, journal: Journal) -> Table:
     """The table the journal leads to (finishing a step an older bgpi journaled only half
-    of); a new match from the config if it holds none. A journal that does not replay by the
-    rules is a damaged one (CorruptJournalError)."""
-    records = journal.records()
-    if not records:
+    of); a new match from the config if it holds none."""
+    if not journal.matches():
         journal.new_match(config.match_record())
-        records = journal.records()
+    return resume_records(config, journal)[0]
+
+
+def resume_records(config: Config, journal: Journal) -> tuple[Table, list[Record]]:
+    """The latest match's table and records, a step an older bgpi journaled only half of
+    finished and journaled. A journal that does not replay by the rules is a damaged one
+    (CorruptJournalError, naming the file)."""
     try:
-        table, _ = complete(table_config(config), records, journal)
+        return complete(table_config(config), journal.records(), journal)
     except ValueError as exc:
         raise corrupt(f"{journal.path}: {exc}") from None
-    return table
 
 
 class Hands(Protocol):

@@ -79,11 +79,10 @@ def _say_refused(error: Exception) -> None:
 
 
 def _demo(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.app import resume_records  # noqa: PLC0415
     from bgpi.demo import play_match  # noqa: PLC0415
     from bgpi.records import MatchStarted  # noqa: PLC0415
-    from bgpi.resume import complete  # noqa: PLC0415
-    from bgpi.store import Journal, corrupt  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     base = config.match_record()
@@ -107,10 +106,7 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         with Journal.open(path) as journal:
             records = journal.records() if journal.matches() else []
             if records and not journal.matches()[-1].finished:
-                try:
-                    _, records = complete(table_config(config), records, journal)
-                except ValueError as exc:
-                    raise corrupt(f"{path}: {exc}") from None
+                _, records = resume_records(config, journal)
             ongoing = records and not journal.matches()[-1].finished
             start = records if ongoing else match
             sim = play_match(start, seed=seed, games=games, journal=journal)

@@ -112,8 +112,7 @@ def run_sim(
 ) -> int:
     """``bgpi sim``: serve until interrupted. With ``state_dir`` the match is kept in its
     journal and an unfinished one resumes."""
-    from bgpi.app import JOURNAL_NAME, table_config  # noqa: PLC0415 (the app's only when asked)
-    from bgpi.resume import complete  # noqa: PLC0415
+    from bgpi.app import JOURNAL_NAME, resume_records  # noqa: PLC0415 (the app's only when asked)
     from bgpi.store import Journal  # noqa: PLC0415
 
     say = say or _say
@@ -125,7 +124,7 @@ def run_sim(
             journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
             matches = journal.matches()
             if matches and not matches[-1].finished:
-                _, records = complete(table_config(config), journal.records(), journal)
+                _, records = resume_records(config, journal)
         session = new_session(config, seed=seed, records=records, journal=journal)
 
         def ready(address: Address) -> None:

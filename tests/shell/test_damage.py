@@ -104,7 +104,11 @@ def bgpi_command(command: str, state_dir: Path) -> tuple[int, str]:
     what is wrong. The exit status and what it printed on stderr."""
     config = state_dir.parent / "bgpi.toml"
     config.write_text("[web]\nenabled = false\n", encoding="utf-8")
-    args = {"demo": ["--seed", "3", "--length", "1"], "export": ["-o", "-"]}.get(command, [])
+    args = {
+        "demo": ["--seed", "3", "--length", "1"],
+        "export": ["-o", "-"],
+        "sim": ["--port", "0"],
+    }.get(command, [])
     process = subprocess.Popen(
         [
             sys.executable,
@@ -133,7 +137,7 @@ def bgpi_command(command: str, state_dir: Path) -> tuple[int, str]:
     return process.wait(timeout=60), first + rest
 
 
-COMMANDS = ["status", "export", "demo", "run"]
+COMMANDS = ["status", "export", "demo", "sim", "run"]
 
 
 def refused(
@@ -180,7 +184,7 @@ def test_a_second_writer_is_refused(tmp_path: Path) -> None:
     state_dir.mkdir()
     a_journal(state_dir / JOURNAL_NAME)
     with Journal.open(state_dir / JOURNAL_NAME):  # as if bgpi run had it
-        for command in ("demo", "run"):
+        for command in ("demo", "sim", "run"):
             refused(command, state_dir, r"is in use by another bgpi \(run, demo or sim\)")
         code, stderr = bgpi_command("status", state_dir)  # a reader goes on
         assert code == 0, stderr
