@@ -150,7 +150,9 @@ def hold(path: Path) -> int:
     try:
         fd = os.open(path, os.O_RDWR)
     except OSError as exc:
-        raise JournalError(f"cannot open the journal {path}: {exc.strerror}") from None
+        raise JournalError(
+            f"cannot open the journal {path} to write: {exc.strerror}; check who owns it"
+        ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
