@@ -33,6 +33,7 @@ from bgpi.driver import Driver
 from bgpi.hal import open_buttons, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
+from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.lights.render import next_change, render
 from bgpi.lights.scene import FAULT, Scene
 from bgpi.notify import Notifier
@@ -70,32 +71,32 @@ def open_hardware(config: Config, stack: ExitStack) -> Hardware:
     return Hardware(sensors, buttons, pixels, SystemDice())
 
 
-# What each backend takes from the config. The simulated backends run on the wall clock here
-# (in tests, on a manual one); the hardware libraries are imported only by the backend chosen.
+# What each backend takes from the config is the registry's business (bgpi.hal.registry). The
+# simulated backends run on the wall clock here (in tests, on a manual one).
+
+
+def backend_settings(config: Config) -> Settings:
+    """The config's settings for the backends, by meaning."""
+    return Settings(
+        pins=config.pins,
+        scan_hz=config.sensors.scan_hz,
+        port=config.sensors.port,
+        bounce_time=config.buttons.bounce_ms / 1000,
+        led_wiring=config.leds.wiring,
+        pixel_order=config.leds.pixel_order,
+    )
 
 
 def _sensor_options(config: Config) -> dict[str, Any]:
-    backend = config.sensors.backend
-    if backend == "gpio":
-        from bgpi.hal.gpio import ChainSettings  # noqa: PLC0415
-
-        return {"pins": config.pins, "settings": ChainSettings(scan_hz=config.sensors.scan_hz)}
-    if backend == "serial":
-        return {"port": config.sensors.port}
-    return {"clock": time.monotonic}
+    return backend(Kind.SENSORS, config.sensors.backend).options(backend_settings(config))
 
 
 def _button_options(config: Config) -> dict[str, Any]:
-    if config.buttons.backend == "gpio":
-        return {"pins": config.pins, "bounce_time": config.buttons.bounce_ms / 1000}
-    return {"clock": time.monotonic}
+    return backend(Kind.BUTTONS, config.buttons.backend).options(backend_settings(config))
 
 
 def _pixel_options(config: Config) -> dict[str, Any]:
-    if config.leds.backend == "neopixel":
-        # Brightness and gamma are applied by the renderer, within the power budget.
-        return {"wiring": config.leds.wiring, "pixel_order": config.leds.pixel_order}
-    return {}
+    return backend(Kind.PIXELS, config.leds.backend).options(backend_settings(config))
 
 
 def table_config(config: Config) -> TableConfig:

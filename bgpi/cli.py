@@ -7,15 +7,25 @@ quiet unless ``-v``.
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bgpi import __version__
 from bgpi.config import Config, ConfigError, load, show
+from bgpi.hal.errors import one_line
 from bgpi.journalfile import JournalError
+
+if TYPE_CHECKING:
+    from bgpi.demo import Side
+    from bgpi.engine.seats import Seat
+    from bgpi.records import MatchStarted
+    from bgpi.simtable import SimTable
 
 log = logging.getLogger("bgpi")
 
@@ -26,8 +36,24 @@ class CommandError(Exception):
     """A command that cannot do its work: the message says why; exit status 1."""
 
 
-class UsageError(Exception):
-    """Options that do not go together: the message says why; exit status 2."""
+class UsageError(ValueError):
+    """An argument that cannot be meant (bad dice, a bad Position ID): exit status 2."""
+
+
+def _bounded(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (no bound when None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            upper = f" to {high}" if high is not None else " or more"
+            raise argparse.ArgumentTypeError(f"{what} is {low}{upper}, got {value}")
+        return value
+
+    return parse
 
 
 def _journal_path(config: Config, args: argparse.Namespace) -> Path:
@@ -61,7 +87,8 @@ def _run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.companion import Companion  # noqa: PLC0415
 
     companion = Companion(config, host=config.web.host, port=config.web.port)
-    print(f"bgpi run: the companion page is at {companion.start().url}", flush=True)
+    for url in companion.start().urls:
+        print(f"bgpi run: the companion page is at {url}", flush=True)
     app.observer = companion
     try:
         return app.run()
@@ -78,16 +105,14 @@ def _say_refused(error: Exception) -> None:
     print(f"bgpi run: {error}", file=sys.stderr, flush=True)
 
 
-def _demo(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.app import resume_records  # noqa: PLC0415
-    from bgpi.demo import play_match  # noqa: PLC0415
+def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
+    """The config's match, with the command line's ``--length`` or ``--money`` over it; a
+    money session drops the options that exist only in money play's absence and vice versa."""
     from bgpi.records import MatchStarted  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
 
-    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     base = config.match_record()
     length = 0 if args.money else (args.length if args.length is not None else base.length)
-    match = MatchStarted(
+    return MatchStarted(
         length,
         base.crawford,
         base.jacoby if not length else False,
@@ -96,38 +121,129 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         base.cube_limit,
         base.names,
     )
-    games = args.games if args.games is not None else (3 if not length else None)
-    print(f"bgpi demo, seed {seed}")
+
+
+def _seat(text: str) -> Seat:
+    """An argparse type: a seat (``demo``, ``gnubg``, ``gnubg:LEVEL``)."""
+    from bgpi.engine.seats import Seat  # noqa: PLC0415
+
+    try:
+        return Seat.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _demo_match(
+    config: Config, args: argparse.Namespace, seed: int, sides: tuple[Side, Side]
+) -> SimTable:
+    """The demo's match played (or resumed from the state directory's journal)."""
+    from bgpi.app import resume_records  # noqa: PLC0415
+    from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    match = _chosen_match(config, args)
+    games = args.games if args.games is not None else (3 if not match.length else None)
     if args.state_dir is None and not config.state.dir:
-        sim = play_match(match, seed=seed, games=games)
-    else:
-        path = _journal_path(config, args)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with Journal.open(path) as journal:
-            records = journal.records() if journal.matches() else []
-            if records and not journal.matches()[-1].finished:
-                _, records = resume_records(config, journal)
-            ongoing = records and not journal.matches()[-1].finished
-            start = records if ongoing else match
-            sim = play_match(start, seed=seed, games=games, journal=journal)
+        return play_match(match, seed=seed, games=games, sides=sides)
+    path = _journal_path(config, args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Journal.open(path) as journal:
+        records = journal.records() if journal.matches() else []
+        if records and not journal.matches()[-1].finished:
+            _, records = resume_records(config, journal)
+        ongoing = records and not journal.matches()[-1].finished
+        start = records if ongoing else match
+        return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
+
+
+def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.demo import open_sides  # noqa: PLC0415
+    from bgpi.engine import EngineError  # noqa: PLC0415
+
+    if args.remote is not None:
+        return _remote_demo(config, args)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
+    try:
+        sides, engines = open_sides((args.white, args.black), say=say)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"bgpi demo, seed {seed}")
+    try:
+        sim = _demo_match(config, args, seed, sides)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        for engine in engines:
+            engine.close()
     score = sim.match.score
     print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
     return OK
+
+
+def _remote_demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.commands import remote_demo, remote_game  # noqa: PLC0415
+
+    try:
+        game = remote_game(config, args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return remote_demo(game, _chosen_match(config, args), args)
+
+
+def _club_results(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.commands import club_results  # noqa: PLC0415
+
+    return club_results(config, args)
+
+
+def _remote_options(demo: argparse.ArgumentParser, commands: Any, common: Any) -> None:
+    """``demo --remote`` and ``club results``: play and report over an MQTT broker."""
+    demo.add_argument("--remote", metavar="URL", help="play one seat against another board")
+    demo.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
+    demo.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
+    demo.add_argument("--club", help="publish the result to this club on the broker")
+    demo.add_argument(
+        "--patience",
+        type=_bounded(1, None, "a number of seconds"),
+        default=120,
+        help="with --remote: give up after this long without word (default: 120 s)",
+    )
+    club = commands.add_parser("club", help="a club's results on an MQTT broker")
+    actions = club.add_subparsers(dest="action", required=True, metavar="ACTION")
+    text = "list the results the club's boards published"
+    results = actions.add_parser("results", parents=[common], help=text, description=text)
+    results.add_argument("--broker", metavar="URL", help="the broker (default: the config's)")
+    results.add_argument("--club", help="the club's name (default: the config's)")
+    results.set_defaults(run=_club_results)
 
 
 def _sim(config: Config, args: argparse.Namespace) -> int:
     from bgpi.web.run import run_sim  # noqa: PLC0415
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
-    keep = args.state_dir is not None or bool(config.state.dir)
-    state_dir = config.state_dir(args.state_dir) if keep else None
-    return run_sim(config, host=args.host, port=args.port, seed=seed, state_dir=state_dir)
+    # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
+    # and `bgpi export` find it and Ctrl-C loses nothing.
+    return run_sim(
+        config,
+        host=args.host,
+        port=args.port,
+        seed=seed,
+        state_dir=config.state_dir(args.state_dir),
+        match=_chosen_match(config, args),
+    )
 
 
 def _diagnose(config: Config, args: argparse.Namespace) -> int:
     from bgpi.diagnose import diagnose  # noqa: PLC0415
 
     return diagnose(config, args.only, seconds=args.seconds, step=args.step)
+
+
+def _calibrate(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.calibrate.command import calibrate  # noqa: PLC0415
+
+    return calibrate(config, args)
 
 
 def _export(config: Config, args: argparse.Namespace) -> int:
@@ -147,6 +263,44 @@ def _export(config: Config, args: argparse.Namespace) -> int:
         Path(args.output).write_text(text, encoding="utf-8")
         log.info("wrote %s", args.output)
     return OK
+
+
+def _analyse(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.analysis import AnalysisStore, analysed, report  # noqa: PLC0415
+    from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    path = _journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path, read_only=True) as journal:  # bgpi run may be writing it
+        records = journal.records(args.match)
+        matches = journal.matches()
+    if not matches:
+        raise CommandError(f"the journal {path} holds no match yet")
+    match_id = args.match if args.match is not None else matches[-1].id
+    level = Level.parse(args.level)
+    engine = GnubgEngine(level, analysis_level=level, timeout=args.timeout)
+    try:
+        analysis, fresh = analysed(AnalysisStore(path), match_id, records, engine)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        engine.close()
+    print(f"match {match_id}{'' if fresh else ' (stored analysis)'}")
+    for line in report(analysis):
+        print(line)
+    return OK
+
+
+def _level(text: str) -> str:
+    """An argparse type: one of gnubg's level names."""
+    from bgpi.engine import Level  # noqa: PLC0415
+
+    try:
+        return Level.parse(text).value
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _status(config: Config, args: argparse.Namespace) -> int:
@@ -185,8 +339,11 @@ def _config_show(config: Config, args: argparse.Namespace) -> int:
 def _plays(config: Config, args: argparse.Namespace) -> int:
     from bgpi.rules import Position, legal_plays, parse_roll  # noqa: PLC0415
 
-    pos = Position.from_id(args.position) if args.position else Position.initial()
-    roll = parse_roll(args.dice)
+    try:
+        pos = Position.from_id(args.position) if args.position else Position.initial()
+        roll = parse_roll(args.dice)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     print(pos)
     plays = legal_plays(pos, roll)
     print(f"{len(plays)} legal plays of {roll[0]}-{roll[1]}:")
@@ -195,7 +352,71 @@ def _plays(config: Config, args: argparse.Namespace) -> int:
     return OK
 
 
+def _flash_scanner(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.flash import FlashError, FlashUsageError, flash  # noqa: PLC0415
+
+    port = args.port or config.sensors.port
+    if port.startswith("usb:"):
+        print(
+            f"bgpi flash-scanner: give the Pico's device with --port, not {port}", file=sys.stderr
+        )
+        return USAGE
+    try:
+        flash(port, folder=args.firmware, say=lambda line: print(line, flush=True))
+    except FlashUsageError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return USAGE
+    except FlashError as exc:
+        print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
+        return FAILED
+    print("done")
+    return OK
+
+
 Command = Callable[[Config, argparse.Namespace], int]
+
+
+def _match_options(parser: argparse.ArgumentParser) -> None:
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--length", type=_bounded(1, 99, "a match length"), help="match length (default: config)"
+    )
+    kind.add_argument("--money", action="store_true", help="a money session instead")
+
+
+def _diagnose_options(check: argparse.ArgumentParser) -> None:
+    only = check.add_mutually_exclusive_group()
+    for step in ("leds", "switches", "buttons"):
+        only.add_argument(
+            f"--{step}-only", dest="only", action="store_const", const=step, help=f"only the {step}"
+        )
+    check.add_argument(
+        "--seconds",
+        type=float,
+        default=60.0,
+        help="how long to watch the switches, and to wait for each button (default: 60)",
+    )
+    check.add_argument(
+        "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
+    )
+
+
+def _analyse_options(analyse: argparse.ArgumentParser) -> None:
+    analyse.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
+    analyse.add_argument(
+        "--level",
+        type=_level,
+        default="expert",
+        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
+    )
+    analyse.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="the longest gnubg may take, in seconds (default: 600)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -227,36 +448,52 @@ def build_parser() -> argparse.ArgumentParser:
     service.add_argument(
         "--matches", type=int, help="self-play: stop once the journal holds this many finished"
     )
-    demo = command("demo", _demo, "two built-in players play a match on the simulated board")
+    demo = command("demo", _demo, "two players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
-    demo.add_argument("--length", type=int, help="match length (default: the config's)")
-    demo.add_argument("--money", action="store_true", help="a money session instead")
-    demo.add_argument("--games", type=int, help="stop after this many games")
+    for side in ("white", "black"):
+        demo.add_argument(
+            f"--{side}",
+            type=_seat,
+            default="demo",
+            metavar="SEAT",
+            help=f"who plays {side.title()}: demo (the built-in player, the default), gnubg "
+            "(expert) or gnubg:LEVEL (beginner ... grandmaster)",
+        )
+    _match_options(demo)
+    demo.add_argument(
+        "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
+    )
+    _remote_options(demo, commands, common)
     sim = command("sim", _sim, "play on the simulated board in the browser")
-    sim.add_argument("--port", type=int, default=8421, help="the page's port (default: 8421)")
+    sim.add_argument(
+        "--port",
+        type=_bounded(0, 65535, "a port"),
+        default=8421,
+        help="the page's port (default: 8421; 0: any free port)",
+    )
     sim.add_argument(
         "--host",
         default="127.0.0.1",
         help="the address to bind (default: 127.0.0.1; any other needs the printed token)",
     )
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
+    _match_options(sim)
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
-    only = check.add_mutually_exclusive_group()
-    for step in ("leds", "switches", "buttons"):
-        only.add_argument(
-            f"--{step}-only", dest="only", action="store_const", const=step, help=f"only the {step}"
-        )
-    check.add_argument(
-        "--seconds",
-        type=float,
-        default=60.0,
-        help="how long to watch the switches, and to wait for each button (default: 60)",
+    _diagnose_options(check)
+    from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
+
+    calibrate = command(
+        "calibrate", _calibrate, "learn the wiring of the reed switches at the board"
     )
-    check.add_argument(
-        "--step", type=float, default=0.2, help="how long each pixel stays lit (default: 0.2)"
-    )
+    calibrate.description = HELP
+    calibrate.formatter_class = argparse.RawDescriptionHelpFormatter
+    add_arguments(calibrate)
+    analyse = command("analyse", _analyse, "rate both players' plays and cube decisions (gnubg)")
+    _analyse_options(analyse)
     export = command("export", _export, "write a match as a .mat file for GNU Backgammon")
-    export.add_argument("--match", type=int, help="the match number (default: the latest)")
+    export.add_argument(
+        "--match", type=_bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
     export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
     command("status", _status, "print the current position, Position ID and Match ID")
     config = commands.add_parser("config", help="check or show the configuration")
@@ -268,6 +505,16 @@ def build_parser() -> argparse.ArgumentParser:
         sub = config_commands.add_parser(name, parents=[common], help=text, description=text)
         sub.add_argument("file", nargs="?", help="the configuration file (same as --config)")
         sub.set_defaults(run=run)
+    flasher = command(
+        "flash-scanner",
+        _flash_scanner,
+        "put the scanner firmware on the connected Pico (mpremote), stopping bgpi.service "
+        "while it holds the port",
+    )
+    flasher.add_argument("--port", help="the Pico's device (default: the config's sensors.port)")
+    flasher.add_argument(
+        "--firmware", type=Path, metavar="DIR", help="the firmware folder (default: firmware/)"
+    )
     plays = command("plays", _plays, "list the legal plays of a roll")
     plays.add_argument("dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--position", help="gnubg Position ID (default: the starting position)")
@@ -285,13 +532,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
     try:
         code: int = args.run(config, args)
+    except BrokenPipeError:
+        return _reader_gone()
     except UsageError as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return USAGE
-    except (CommandError, JournalError, ValueError, RuntimeError, OSError) as exc:
+    except (CommandError, JournalError, ValueError, LookupError, RuntimeError, OSError) as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return FAILED
+    except Exception as exc:
+        # Whatever escapes the commands' own errors is a bug; the user still gets one line,
+        # and -vv logs the traceback for the report.
+        log.debug("traceback", exc_info=True)
+        print(f"bgpi {args.command}: internal error: {one_line(exc)}", file=sys.stderr)
+        return FAILED
     return code
+
+
+def _reader_gone() -> int:
+    """The reader of our output went away (``bgpi plays 31 | head``): not an error worth a
+    message. stdout is pointed at /dev/null so the interpreter's own flush at exit is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return FAILED
 
 
 if __name__ == "__main__":

@@ -7,19 +7,28 @@ value out of range, a pin used twice, an LED map that overlaps or runs past the 
 Sections and keys (defaults in brackets)::
 
     [sensors]  backend ["sim"] (sim | gpio | serial), point_slots [6], bar_slots [4],
-               tray_slots [0], settle_ms [40], scan_hz [200], port ["/dev/bgpi-scanner"]
+               tray_slots [0], settle_ms [40], scan_hz [200], port ["/dev/bgpi-scanner"],
+               unused [[]]: chain inputs wired to no switch (only with a map)
+    [[sensors.map]] bit, zone ("point 3", "white bar"...), slot: one per switch, the builder's
+               wiring (see hardware/geometry.md; bgpi calibrate writes it); default: the
+               order of Geometry.default
     [buttons]  backend ["sim"] (sim | gpio), bounce_ms [20], long_press_ms [800]
     [leds]     backend ["sim"] (sim | neopixel), wiring ["spi"] (spi | pwm),
                brightness [0.5], gamma [2.2], max_current_ma [2000], pixel_order ["GRB"]
+               (any order of RGB, or of RGBW for an RGBW strip)
     [leds.map]      a custom LED map (see bgpi.lights.ledmap); default: the built-in routing
     [leds.palette]  meaning = [r, g, b], to recolour a meaning
     [pins]     sensor_clock, sensor_data, sensor_select, sensor_latch, led_data,
-               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md)
+               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md;
+               led_data is an SPI MOSI, 20 or 10, for wiring "spi", a PWM pin for "pwm")
     [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
                automatic_doubles [0], cube_limit [64]
     [players]  white ["White"], black ["Black"]
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
+    [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
+               ca_file [""], match [""] (the code both boards share), side ["white"],
+               club [""] (publish finished matches' results there): see docs/remote.md
 """
 
 from __future__ import annotations
@@ -31,12 +40,15 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from bgpi.hal.geometry import Geometry
-from bgpi.hal.pins import PinMap
+from bgpi.geometry import Geometry
+from bgpi.hal.neopixel import pixel_order_error
+from bgpi.hal.pins import PinMap, led_pin_error
+from bgpi.hal.registry import Kind, names
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.records import MatchStarted
 from bgpi.rules import MatchRules
+from bgpi.wiringmap import SlotCounts, WiringMapError, map_toml, parse_map, unused_toml
 
 
 class ConfigError(ValueError):
@@ -107,6 +119,20 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteConfig:
+    """A match against another board over an MQTT broker (docs/remote.md); the command
+    line's ``--remote``, ``--match``, ``--side`` and ``--club`` win over these."""
+
+    broker: str = ""
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""  # mqtts: a CA certificate of one's own instead of the system's
+    match: str = ""
+    side: str = "white"
+    club: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked."""
 
@@ -118,12 +144,26 @@ class Config:
     players: PlayersConfig = field(default_factory=PlayersConfig)
     state: StateConfig = field(default_factory=StateConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
     source: str = "(defaults)"
+    wiring: Geometry | None = None  # the builder's [[sensors.map]]; None: the default order
+
+    def __post_init__(self) -> None:
+        s, g = self.sensors, self.wiring
+        if g is not None and (g.point_slots, g.bar_slots, g.tray_slots) != (
+            s.point_slots,
+            s.bar_slots,
+            s.tray_slots,
+        ):
+            raise ValueError("the wiring map was built for other slot counts than [sensors]")
 
     @property
     def geometry(self) -> Geometry:
+        """The sensor map every backend and the table read frames by."""
+        if self.wiring is not None:
+            return self.wiring
         s = self.sensors
         return Geometry.default(
             point_slots=s.point_slots, bar_slots=s.bar_slots, tray_slots=s.tray_slots
@@ -149,11 +189,11 @@ class Config:
 # -- loading --------------------------------------------------------------------------------
 
 _CHOICES = {
-    ("sensors", "backend"): ("sim", "gpio", "serial"),
-    ("buttons", "backend"): ("sim", "gpio"),
-    ("leds", "backend"): ("sim", "neopixel"),
+    ("sensors", "backend"): names(Kind.SENSORS),
+    ("buttons", "backend"): names(Kind.BUTTONS),
+    ("leds", "backend"): names(Kind.PIXELS),
     ("leds", "wiring"): ("spi", "pwm"),
-    ("leds", "pixel_order"): ("GRB", "RGB", "GRBW", "RGBW"),
+    ("remote", "side"): ("white", "black"),
 }
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("sensors", "point_slots"): (1, 15),
@@ -180,6 +220,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "players": PlayersConfig,
     "state": StateConfig,
     "web": WebConfig,
+    "remote": RemoteConfig,
 }
 
 
@@ -193,6 +234,12 @@ def load(path: str | Path | None) -> Config:
             data = tomllib.load(file)
     except FileNotFoundError:
         raise ConfigError(source, "(file)", "no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(source, "(file)", "is a directory, not a TOML file") from None
+    except PermissionError:
+        raise ConfigError(source, "(file)", "cannot be read: permission denied") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(source, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, "(syntax)", str(exc)) from None
     return parse(data, source)
@@ -204,14 +251,38 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
         if name not in _SECTIONS:
             raise ConfigError(source, name, f"unknown section; known: {', '.join(_SECTIONS)}")
     sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
+    _check_strip(source, sections["leds"], sections["pins"])
     leds = data.get("leds", {})
     ledmap = _guard(source, "leds.map", lambda: _ledmap(leds.get("map")))
     style = _guard(source, "leds", lambda: _style(sections["leds"], leds.get("palette")))
     # A budget below what the strip draws dark would only fail at the first frame.
     _guard(source, "leds.max_current_ma", lambda: check_power(ledmap, style))
-    config = Config(**sections, ledmap=ledmap, style=style, source=source)
+    wiring = _wiring(source, sections["sensors"], data.get("sensors", {}))
+    config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
     _guard(source, "rules", config.match_record)
+    _check_remote(source, config.remote)
     return config
+
+
+def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:
+    """Refuse a strip ``bgpi run`` could not drive, here rather than in a restart loop."""
+    if pixel_order_error(leds.pixel_order):
+        raise ConfigError(source, "leds.pixel_order", pixel_order_error(leds.pixel_order))
+    # The pin matters only to the real strip, but a config is checked before it is used.
+    if led_pin_error(leds.wiring, pins.led_data):
+        raise ConfigError(
+            source, "pins.led_data", f"{led_pin_error(leds.wiring, pins.led_data)} (leds.wiring)"
+        )
+
+
+def _check_remote(source: str, remote: RemoteConfig) -> None:
+    from bgpi.remote.broker import Broker  # noqa: PLC0415 (only a remote board needs it)
+    from bgpi.remote.pairing import normalize  # noqa: PLC0415
+
+    if remote.broker:
+        _guard(source, "remote.broker", lambda: Broker.parse(remote.broker))
+    if remote.match:
+        _guard(source, "remote.match", lambda: normalize(remote.match))
 
 
 def _section(source: str, name: str, values: Any) -> Any:
@@ -219,7 +290,7 @@ def _section(source: str, name: str, values: Any) -> Any:
     if not isinstance(values, dict):
         raise ConfigError(source, name, "must be a table ([" + name + "])")
     known = {f.name: f for f in fields(cls)}
-    extra = {"leds": {"map", "palette"}}.get(name, set())
+    extra = {"leds": {"map", "palette"}, "sensors": {"map", "unused"}}.get(name, set())
     checked: dict[str, Any] = {}
     for key, value in values.items():
         where = f"{name}.{key}"
@@ -257,6 +328,14 @@ def _guard(source: str, where: str, build: Callable[[], Any]) -> Any:
         raise ConfigError(source, where, str(exc)) from None
 
 
+def _wiring(source: str, sensors: SensorsConfig, table: Any) -> Geometry | None:
+    slots = SlotCounts(sensors.point_slots, sensors.bar_slots, sensors.tray_slots)
+    try:
+        return parse_map(table.get("map"), table.get("unused"), slots)
+    except WiringMapError as exc:
+        raise ConfigError(source, exc.where, exc.why) from None
+
+
 def _ledmap(mapping: Any) -> LedMap:
     if mapping is None:
         return LedMap.default()
@@ -283,9 +362,18 @@ def show(config: Config) -> str:
         section = getattr(config, name)
         lines.append(f"\n[{name}]")
         for f in fields(section):
-            lines.append(f"{f.name} = {_toml(getattr(section, f.name))}")
+            value = getattr(section, f.name)
+            if f.name == "password" and value:  # printed configs end up in bug reports
+                lines.append(f'{f.name} = "********"  # set, not shown')
+                continue
+            lines.append(f"{f.name} = {_toml(value)}")
+        if name == "sensors":
+            lines.append(unused_toml(config.geometry))
     lines.append(f"\n# LED map: {config.ledmap.length} pixels")
-    return "\n".join(lines) + "\n"
+    origin = "from " + config.source if config.wiring is not None else "the default order"
+    lines.append(f"\n# the wiring map ({origin}): {config.geometry.nbits} chain inputs")
+    lines.append(map_toml(config.geometry))
+    return "\n".join(lines)
 
 
 def _toml(value: Any) -> str:

@@ -1,24 +1,32 @@
-"""``bgpi demo``: two built-in players play a match on the simulated board, hands and all.
+"""``bgpi demo``: two players play a match on the simulated board, hands and all.
 
-The players are simple on purpose (they count pips and like hitting and making points); what
-the demo shows is the table: every roll comes from the table's dice, every play is made by
-lifting and placing checkers on the simulated board and ended with the ROLL button, every
-cube action is a button press, and what is printed is read back from the journal.
+Each side is the built-in player (simple on purpose: it counts pips and likes hitting and
+making points), playing as a person at the board would, or an engine (gnubg at a level) in a
+seat that is not a person. What the demo shows is the table: every roll comes from the
+table's dice; the built-in player's plays are made by lifting and placing checkers on the
+simulated board and ended with the ROLL button, its cube actions are button presses; an
+engine's decisions are the table's asks answered, its play is lit move by move and the hands
+make it, as they would for the computer at a real board; what is printed is read back from
+the journal.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bgpi.driver import Journal
+from bgpi.engine import Engine, SeatKind, open_engine
+from bgpi.engine import Seat as SeatChoice
+from bgpi.engine.seat import EngineSeat
+from bgpi.engine.simple import worth
 from bgpi.gamelog import GameLog
-from bgpi.records import GameEnded, MatchStarted, Record
-from bgpi.rules import BAR, Play, Position, legal_plays
+from bgpi.records import GameEnded, MatchStarted, Record, Seat
+from bgpi.rules import Match, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
-from bgpi.table import Phase
-from bgpi.words import BLACK, WHITE
+from bgpi.table import Decided, Intent, Phase, waiting
+from bgpi.words import BLACK, TRAY_BLACK, TRAY_WHITE, WHITE, bar_zone
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
 
@@ -31,24 +39,24 @@ class PipPlayer:
     double_lead: float = 0.12
     drop_behind: float = 0.25
 
-    def choose(self, plays: list[Play], rng: random.Random) -> Play:
-        return max(plays, key=lambda play: (_worth(play.result), rng.random()))
+    def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
+        assert match.dice is not None
+        plays = legal_plays(view, match.dice)
+        return max(plays, key=lambda play: (worth(play.result), rng.random()))
 
-    def doubles(self, view: Position) -> bool:
+    def doubles(self, view: Position, match: Match) -> bool:
         mine, theirs = view.pip_count
         return theirs - mine >= self.double_lead * theirs
 
-    def answer(self, view: Position, beaver_allowed: bool) -> str:
+    def answer(self, view: Position, match: Match, beaver_allowed: bool) -> str:
         mine, theirs = view.pip_count
         if mine - theirs > self.drop_behind * theirs:
             return "drop"
         return "beaver" if beaver_allowed and theirs - mine > 10 else "take"
 
 
-def _worth(pos: Position) -> float:
-    made = sum(1 for point in range(1, 25) if pos.player[point] >= 2)
-    blots = sum(1 for point in range(1, 25) if pos.player[point] == 1)
-    return 10 * pos.opponent[BAR] + 3 * made - 2 * blots - pos.pip_count[0] / 50
+Side = PipPlayer | EngineSeat
+"""A side of the demo: the built-in player, as a person here, or an engine in its seat."""
 
 
 def play_match(
@@ -58,56 +66,104 @@ def play_match(
     say: Callable[[str], None] = print,
     journal: Journal | None = None,
     games: int | None = None,
+    sides: tuple[Side, Side] | None = None,
 ) -> SimTable:
     """Play ``match`` on a simulated table until it ends (money: ``games`` games), or resume
     it from a journal's records.
 
     Every choice depends only on the seed and the records so far, and the seeded dice resume
     after the dice in the records, so an interrupted and resumed match plays on exactly as an
-    uninterrupted one would.
+    uninterrupted one would. ``sides`` plays White and Black (default: the built-in player);
+    an engine's side is seated as the engine in a new match's record.
     """
+    players = sides or (PipPlayer(), PipPlayer())
+    if isinstance(match, MatchStarted):
+        seats = tuple(Seat.ENGINE if isinstance(p, EngineSeat) else Seat.PERSON for p in players)
+        match = replace(match, seats=(seats[0], seats[1]))
     sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
-    player = PipPlayer()
+    sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
     printer = _Printer(sim, say)
     for _ in range(MAX_ACTIONS):
         printer.flush()
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
-        _act(sim, player, random.Random(f"{seed}:{len(sim.driver.log)}"))
+        act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"))
     raise RuntimeError(f"the demo made {MAX_ACTIONS} actions without finishing the match")
 
 
-def _act(sim: SimTable, player: PipPlayer, rng: random.Random) -> None:
+def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
+    """One step of the demo: what the hands or the buttons do next, or the engine asked again."""
     phase, match = sim.phase, sim.match
     turn = match.turn
-    if phase is Phase.SETUP:
+    request = waiting(sim.table)
+    if request is not None and request.player in sim.seats:
+        sim.ask(request)  # the engine's last answer failed: ask the restarted engine again
+    elif phase is Phase.SETUP:
         sim.setup()
     elif phase is Phase.OPENING:
         for colour in (WHITE, BLACK):
-            if sim.table.opening[colour] is None:
+            if sim.table.opening[colour] is None and colour not in sim.seats:
                 sim.roll(colour)
-    elif phase is Phase.BEFORE_ROLL and turn is not None:
+    elif phase is Phase.GUIDED and turn is not None:
+        follow_lights(sim, turn)
+    elif phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+        _next_game(sim)
+    elif turn is not None:
+        _person(sim, players, rng)
+
+
+def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
+    """The built-in player's turn, as a person's: its buttons and its hands."""
+    phase, match = sim.phase, sim.match
+    turn = match.turn
+    assert turn is not None
+    side = players[turn] if phase is not Phase.DOUBLED else players[1 - turn]
+    assert isinstance(side, PipPlayer)
+    if phase is Phase.BEFORE_ROLL:
         view = sim.table.mover_view_of(turn)
-        if match.may_double(turn) and player.doubles(view):
+        if match.may_double(turn) and side.doubles(view, match):
             sim.cube(turn)
         else:
             sim.roll(turn)
-    elif phase is Phase.DOUBLED and turn is not None:
+    elif phase is Phase.DOUBLED:
         other = 1 - turn
         beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
-        answer = player.answer(sim.table.mover_view_of(other), beaver)
+        answer = side.answer(sim.table.mover_view_of(other), match, beaver)
         if answer == "drop":
             sim.cube(other)
         else:
             sim.roll(other) if answer == "take" else sim.press(other, "roll", hold=1.0)
-    elif phase is Phase.MOVING and turn is not None and match.dice is not None:
-        view = sim.table.mover_view
-        choice = player.choose(legal_plays(view, match.dice), rng)
+    elif phase is Phase.MOVING and match.dice is not None:
+        choice = side.choose(sim.table.mover_view, match, rng)
         sim.make_play(turn, choice.moves)
         sim.roll(turn)
         _confirm(sim, turn, choice)
-    elif phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
-        sim.roll(WHITE)
+
+
+def _next_game(sim: SimTable) -> None:
+    """A person's ROLL starts the next game; with engines in both seats, an engine's intent."""
+    person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
+    if person is not None:
+        sim.roll(person)
+    else:
+        sim.driver.dispatch(Decided(WHITE, Intent.NEXT_GAME, sim.clock()))
+        sim.advance()
+
+
+def follow_lights(sim: SimTable, player: int) -> None:
+    """The hands at the board make the move the table lights for an engine's play: a blot
+    on the destination goes to its bar first."""
+    (src,) = sim.scene.lifted
+    (dst,) = sim.scene.destinations
+    other = 1 - player
+    if other in sim.board.checkers(dst):
+        sim.board.lift(dst, other)
+        sim.board.place(bar_zone(other), other)
+        sim.advance()
+    sim.board.lift(src, player)
+    if dst not in (TRAY_WHITE, TRAY_BLACK) or sim.geometry.tray_slots:
+        sim.board.place(dst, player)
+    sim.advance()
 
 
 def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
@@ -146,3 +202,27 @@ class _Printer:
         for entry in self.log.lines[self.printed : self.log.complete]:
             self.say(f"\n{entry.text}" if entry.kind == "game" else f"  {entry.text}")
         self.printed = self.log.complete
+
+
+def open_sides(
+    seats: tuple[SeatChoice, SeatChoice], *, say: Callable[[str], None], timeout: float = 60.0
+) -> tuple[tuple[Side, Side], list[Engine]]:
+    """The demo's two sides for ``seats`` (``demo`` or ``gnubg[:LEVEL]``; a person cannot
+    play without hands) and the engines opened for them, to close. A gnubg seat where gnubg
+    is not installed is said and played by the built-in player."""
+    sides: list[Side] = []
+    engines: list[Engine] = []
+    for seat in seats:
+        if seat.kind is SeatKind.PERSON:
+            raise ValueError("the demo has no hands for a person: each side is demo or gnubg")
+        engine = (
+            None
+            if seat.kind is SeatKind.DEMO
+            else open_engine(seat, say=say, timeout=timeout, instead="the built-in player")
+        )
+        if engine is None:
+            sides.append(PipPlayer())
+        else:
+            engines.append(engine)
+            sides.append(EngineSeat(engine, say))
+    return (sides[0], sides[1]), engines

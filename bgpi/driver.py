@@ -10,7 +10,7 @@ changed.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -21,7 +21,7 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
-from bgpi.table import DiceRolled, Event, Fault, Press, Seen, Table, Tick
+from bgpi.table import DecisionRequest, DiceRolled, Event, Fault, Press, Seen, Table, Tick
 from bgpi.view import scene_of
 from bgpi.words import RGB
 
@@ -73,9 +73,14 @@ class Driver:
     ledmap: LedMap
     style: Style
     frame: tuple[RGB, ...] | None = None
+    frames_composed: int = 0  # renders: the costly part on a Pi Zero
     frames_written: int = 0
     log: list[Record] = field(default_factory=list)  # the current match's records, in order
+    # Told when the table waits for a seat that is not a person here (the engine, a remote
+    # board); its answer comes back as an event through dispatch, never from inside ask.
+    ask: Callable[[DecisionRequest], None] | None = None
     _due: float | None = None  # when a blinking light next changes the frame
+    _scene: Scene | None = None  # what the frame shows
 
     def sensor(self, frame: SensorFrame) -> None:
         self.dispatch(Seen(self.geometry.counts(frame), frame.timestamp))
@@ -112,6 +117,10 @@ class Driver:
             else:
                 self.log.append(record)
         self.table = step.table
+        if step.refused is not None:
+            log.warning("refused: %s", step.refused)
+        if step.request is not None and self.ask is not None:
+            self.ask(step.request)
         if step.dice is not None:
             request = step.dice
             values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
@@ -124,12 +133,19 @@ class Driver:
         return scene_of(self.table)
 
     def show(self, now: float, *, changed: bool = True) -> None:
-        """Render the scene when the table changed or a light is due to blink; write the
-        pixels only when the frame changed."""
-        if not changed and self.frame is not None and (self._due is None or now < self._due):
+        """Compose a frame when what it shows changed or a light is due to blink; write the
+        pixels only when the frame changed. Most table changes (every raw switch change, a
+        bouncing contact included, moves the settle filter) change nothing shown, and a
+        render is what a Pi Zero cannot spare."""
+        due = self._due is not None and now >= self._due
+        if self.frame is not None and not due and not changed:
             return
         scene = self.scene
+        if self.frame is not None and not due and scene == self._scene:
+            return
         frame = render(scene, self.ledmap, self.style, now)
+        self.frames_composed += 1
+        self._scene = scene
         self._due = next_change(scene, self.style, now)
         if frame != self.frame:
             self.pixels.show(frame)

@@ -9,55 +9,85 @@ them as a match file. A record is a small immutable value with a JSON form.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import MISSING, asdict, dataclass, fields
+from enum import StrEnum
+from typing import Any, ClassVar, Final
 
 from bgpi.rules import MatchRules, Move
 from bgpi.rules.result import GameResult
 
 
-@dataclass(frozen=True, slots=True)
-class MatchStarted:
-    """A new match (or money session): ``length`` 0 is money."""
+class Kind(StrEnum):
+    """Each record's kind, as the journal and the JSON form name it."""
 
-    kind: ClassVar[str] = "match"
-    length: int
-    crawford: bool = True
-    jacoby: bool = False
-    beaver: bool = False
-    automatic_doubles: int = 0
-    cube_limit: int = 64
+    MATCH = "match"
+    GAME = "game"
+    DIE = "die"
+    OPENING = "opening"
+    ROLL = "roll"
+    PLAY = "play"
+    CUBE = "cube"
+    END = "end"
+
+
+class Cube(StrEnum):
+    """A cube action: the player on roll doubles; the other takes, drops or beavers."""
+
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+
+
+class Seat(StrEnum):
+    """Who plays a side: a person at this board, the engine, or a person at a remote board.
+    Whatever the seat, the checkers of this board are moved by the hands at it."""
+
+    PERSON = "person"
+    ENGINE = "engine"
+    REMOTE = "remote"
+
+
+PEOPLE: Final = (Seat.PERSON, Seat.PERSON)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted(MatchRules):
+    """A new match (or money session) under these rules (``length`` 0 is money), between
+    ``names``. The rules' fields are :class:`MatchRules`' own, declared there only, and
+    checked as they are: a money option in a match is refused."""
+
+    kind: ClassVar[Kind] = Kind.MATCH
     names: tuple[str, str] = ("White", "Black")
+    seats: tuple[Seat, Seat] = PEOPLE  # White's, Black's
+
+    def __post_init__(self) -> None:
+        MatchRules.__post_init__(self)
+        try:
+            seats = tuple(Seat(seat) for seat in self.seats)
+        except ValueError:
+            raise ValueError(f"seats {self.seats!r} are not two of {', '.join(Seat)}") from None
+        if len(seats) != 2:
+            raise ValueError(f"seats {self.seats!r} are not one per player")
+        object.__setattr__(self, "seats", seats)
 
     @classmethod
-    def of(cls, rules: MatchRules, names: tuple[str, str]) -> MatchStarted:
-        return cls(
-            rules.length,
-            rules.crawford,
-            rules.jacoby,
-            rules.beaver,
-            rules.automatic_doubles,
-            rules.cube_limit,
-            names,
-        )
+    def of(
+        cls, rules: MatchRules, names: tuple[str, str], seats: tuple[Seat, Seat] = PEOPLE
+    ) -> MatchStarted:
+        values = {f.name: getattr(rules, f.name) for f in fields(MatchRules)}
+        return cls(**values, names=names, seats=seats)
 
     def rules(self) -> MatchRules:
-        """The match's rules (checked: a money option in a match is refused)."""
-        return MatchRules(
-            length=self.length,
-            crawford=self.crawford,
-            jacoby=self.jacoby,
-            beaver=self.beaver,
-            automatic_doubles=self.automatic_doubles,
-            cube_limit=self.cube_limit,
-        )
+        """The match's rules alone."""
+        return MatchRules(**{f.name: getattr(self, f.name) for f in fields(MatchRules)})
 
 
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     """The board is set up and the players may roll for the opening."""
 
-    kind: ClassVar[str] = "game"
+    kind: ClassVar[Kind] = Kind.GAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +95,7 @@ class OpeningDie:
     """One player's die of the opening roll, kept as soon as it is rolled (and shown); the
     pair then follows as :class:`OpeningRolled`. Exports skip it."""
 
-    kind: ClassVar[str] = "die"
+    kind: ClassVar[Kind] = Kind.DIE
     player: int
     die: int
 
@@ -74,7 +104,7 @@ class OpeningDie:
 class OpeningRolled:
     """Each player's die of the opening roll (a tie rolls again)."""
 
-    kind: ClassVar[str] = "opening"
+    kind: ClassVar[Kind] = Kind.OPENING
     white: int
     black: int
 
@@ -83,7 +113,7 @@ class OpeningRolled:
 class Rolled:
     """The player on turn rolled."""
 
-    kind: ClassVar[str] = "roll"
+    kind: ClassVar[Kind] = Kind.ROLL
     player: int
     dice: tuple[int, int]
 
@@ -92,7 +122,7 @@ class Rolled:
 class Played:
     """The player on turn ended the turn with this play (its moves, mover's numbering)."""
 
-    kind: ClassVar[str] = "play"
+    kind: ClassVar[Kind] = Kind.PLAY
     player: int
     moves: tuple[tuple[int, int, int, bool], ...]
 
@@ -106,11 +136,18 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class CubeAction:
-    """``action`` is ``double``, ``take``, ``drop`` or ``beaver``, by ``player``."""
+    """``action`` by ``player`` (a string naming one is read as the :class:`Cube`)."""
 
-    kind: ClassVar[str] = "cube"
+    kind: ClassVar[Kind] = Kind.CUBE
     player: int
-    action: str
+    action: Cube
+
+    def __post_init__(self) -> None:
+        try:
+            action = Cube(self.action)
+        except ValueError:
+            raise ValueError(f"no cube action {self.action!r}") from None
+        object.__setattr__(self, "action", action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +155,7 @@ class GameEnded:
     """A game won by a play that bore off the last checker (``result``), or by a drop
     (``result`` 1, the cube's value before the double)."""
 
-    kind: ClassVar[str] = "end"
+    kind: ClassVar[Kind] = Kind.END
     winner: int
     result: int
     points: int
@@ -140,7 +177,7 @@ Record = (
     | GameEnded
 )
 
-_KINDS: dict[str, type[Any]] = {
+_KINDS: dict[Kind, type[Any]] = {
     cls.kind: cls
     for cls in (
         MatchStarted,
@@ -165,16 +202,21 @@ def from_json(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"record {text[:60]!r} is not JSON: {exc}") from None
-    if not isinstance(data, dict) or data.get("kind") not in _KINDS:
+    if not isinstance(data, dict) or data.get("kind") not in set(Kind):
         raise ValueError(f"record {text[:60]!r} has no known kind")
-    cls = _KINDS[data.pop("kind")]
+    cls = _KINDS[Kind(data.pop("kind"))]
     names = {f.name for f in fields(cls)}
-    if set(data) != names:
+    # A field added since the record was written (a match's seats) takes its default.
+    required = {f.name for f in fields(cls) if f.default is MISSING}
+    if not required <= set(data) <= names:
         raise ValueError(
             f"record {text[:60]!r} has fields {sorted(data)}, expected {sorted(names)}"
         )
     values = {k: _tuples(v) for k, v in data.items()}
-    record: Record = cls(**values)
+    try:
+        record: Record = cls(**values)
+    except ValueError as exc:
+        raise ValueError(f"record {text[:60]!r}: {exc}") from None
     return record
 
 

@@ -34,8 +34,8 @@ def owed(table: Table) -> tuple[Record, ...]:
     white, black = table.opening
     if table.phase is Phase.OPENING and white is not None and black is not None:
         return (OpeningRolled(white, black),)
-    if table.phase is Phase.MOVING and table.tracker is None and match.turn is not None:
-        result = game_result(table.mover_view)  # only a winning play leaves the turn so
+    if table.phase is Phase.ENDING and match.turn is not None:
+        result = game_result(table.mover_view)
         if result is not None:
             return (GameEnded(match.turn, int(result), match.points_for(result)),)
     winner = match.game_winner

@@ -30,7 +30,7 @@ from bgpi.hal import open_pixels
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons
 from bgpi.records import Record
-from bgpi.rules import BAR, OFF, Move, Play, Position, legal_plays
+from bgpi.rules import BAR, OFF, Move, Play, Position
 from bgpi.sensing.board import observe, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.simtable import dice_rolled
@@ -134,11 +134,13 @@ class Hands:
         elif phase is Phase.OPENING:
             self._click(WHITE if table.opening[WHITE] is None else BLACK, ROLL)
         elif phase is Phase.BEFORE_ROLL and turn is not None:
-            doubles = match.may_double(turn) and self.player.doubles(table.mover_view_of(turn))
+            doubles = match.may_double(turn) and self.player.doubles(
+                table.mover_view_of(turn), match
+            )
             self._click(turn, CUBE if doubles else ROLL)
         elif phase is Phase.DOUBLED and turn is not None:
             # A beaver would be a held press: the hands take instead.
-            answer = self.player.answer(table.mover_view_of(1 - turn), beaver_allowed=False)
+            answer = self.player.answer(table.mover_view_of(1 - turn), match, beaver_allowed=False)
             self._click(1 - turn, CUBE if answer == "drop" else ROLL)
         elif phase is Phase.MOVING and turn is not None:
             self._move(table, rng)
@@ -150,8 +152,7 @@ class Hands:
             self._match_over(driver)
 
     def _choice(self, table: Table, rng: random.Random) -> Play:
-        assert table.match.dice is not None
-        return self.player.choose(legal_plays(table.mover_view, table.match.dice), rng)
+        return self.player.choose(table.mover_view, table.match, rng)
 
     def _move(self, table: Table, rng: random.Random) -> None:
         reading, turn = table.reading, table.match.turn

@@ -10,7 +10,7 @@ and read the state and the pixel frame.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bgpi.driver import Driver, Journal, MemoryJournal
@@ -25,10 +25,23 @@ from bgpi.records import MatchStarted, OpeningDie, Record, Rolled
 from bgpi.rules import BAR, OFF, Match, Move, Position
 from bgpi.sensing.board import capacities, zone_of
 from bgpi.sensing.settle import DEFAULT_SETTLE
-from bgpi.table import LONG_PRESS, Phase, Table, TableConfig
+from bgpi.table import (
+    LONG_PRESS,
+    Chosen,
+    Decided,
+    DecisionRequest,
+    Intent,
+    Phase,
+    Table,
+    TableConfig,
+)
 from bgpi.words import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName
 
 TICK = 0.005  # the harness's time step: finer than the settle time
+
+SeatAnswer = Callable[[DecisionRequest, Table], Intent | tuple[Move, ...] | None]
+"""A seat that is not a person here, in the simulator: given what the table asks and the
+table, an intent, a play (moves in the mover's numbering) or None (no answer yet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +70,9 @@ class SimTable:
         journal: Journal | None = None,
     ) -> None:
         """A table for a new match (``records`` a MatchStarted), or one resumed from a
-        journal's records, the board standing as the journal left it."""
+        journal's records, the board standing as the journal left it. Put a
+        :data:`SeatAnswer` in :attr:`seats` for each player the match seats as not a person
+        here."""
         options = options or SimOptions()
         history: list[Record] = [records] if isinstance(records, MatchStarted) else list(records)
         self.geometry = geometry or Geometry.default()
@@ -75,6 +90,8 @@ class SimTable:
         self.pixels = SimPixels(ledmap.length)
         self.journal = journal if journal is not None else MemoryJournal()
         self._events: deque[Event] = deque()
+        self.seats: dict[int, SeatAnswer] = {}
+        self._asks: deque[DecisionRequest] = deque()
         if isinstance(records, MatchStarted):
             self.journal.new_match(records)
         dice = SeededDice(options.seed)
@@ -91,6 +108,7 @@ class SimTable:
             ledmap,
             style or Style(),
             log=history,
+            ask=self._asks.append,
         )
         if self.phase is not Phase.SETUP:
             self.setup(self.position)
@@ -112,8 +130,24 @@ class SimTable:
 
     def _drain(self) -> None:
         self.board.pump()
-        while self._events:
-            self.driver.handle(self._events.popleft())
+        while self._events or self._asks:
+            while self._events:
+                self.driver.handle(self._events.popleft())
+            if self._asks:
+                self._answer(self._asks.popleft())
+
+    def _answer(self, request: DecisionRequest) -> None:
+        seat = self.seats.get(request.player)
+        answer = seat(request, self.table) if seat is not None else None
+        if isinstance(answer, Intent):
+            self.driver.dispatch(Decided(request.player, answer, self.clock()))
+        elif answer is not None:
+            self.driver.dispatch(Chosen(request.player, answer, self.clock()))
+
+    def ask(self, request: DecisionRequest) -> None:
+        """Ask a seat again (the table asks once, when it starts waiting)."""
+        self._asks.append(request)
+        self.advance(0)
 
     # -- hands, in printed zones --------------------------------------------------------
 

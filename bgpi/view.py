@@ -9,10 +9,12 @@ from dataclasses import replace
 
 from bgpi.lights.scene import Scene
 from bgpi.rules import OFF
-from bgpi.sensing.board import BoardDiff, zone_of
+from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.tracker import Kind
-from bgpi.table import Phase, Table
-from bgpi.words import CUBE, ROLL
+from bgpi.table import Phase, Table, active_rows
+from bgpi.table.buttons import Hold
+from bgpi.table.phases import Confirm, Guided, Moving
+from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
 
 def scene_of(table: Table) -> Scene:
@@ -30,6 +32,7 @@ def scene_of(table: Table) -> Scene:
         score=match.score,
         length=match.rules.length,
         last_play=table.last_play,
+        prompts=prompts_of(table),
     )
     builders = {
         Phase.SETUP: _setup,
@@ -38,12 +41,24 @@ def scene_of(table: Table) -> Scene:
         Phase.DOUBLED: _doubled,
         Phase.MOVING: _moving,
         Phase.CONFIRM: _confirm,
+        Phase.GUIDED: _guided,
+        Phase.ENDING: _ending,
         Phase.GAME_OVER: _over,
         Phase.MATCH_OVER: _over,
     }
     scene = builders[table.phase](table, common)
     # A backend down outranks everything else the board could say.
     return replace(scene, alert="fault") if table.faults else scene
+
+
+def prompts_of(table: Table) -> tuple[tuple[int, str, str], ...]:
+    """What each button does now, from the table of rows: the short press of each button
+    (a held meaning shows at the button only once it is the sole one)."""
+    return tuple(
+        (player, row.button, row.meaning)
+        for player, row in active_rows(table)
+        if row.hold is Hold.SHORT
+    )
 
 
 def _guidance(table: Table, scene: Scene) -> Scene:
@@ -75,29 +90,22 @@ def _setup(table: Table, scene: Scene) -> Scene:
 
 
 def _opening(table: Table, scene: Scene) -> Scene:
-    prompts = tuple((p, ROLL, "roll") for p in (0, 1) if table.opening[p] is None)
-    return _guidance(table, replace(scene, prompts=prompts))
+    return _guidance(table, scene)
 
 
 def _before_roll(table: Table, scene: Scene) -> Scene:
-    turn = table.match.turn
-    assert turn is not None
-    prompts = [(turn, ROLL, "roll")]
-    if table.match.may_double(turn):
-        prompts.append((turn, CUBE, "double"))
-    return _guidance(table, replace(scene, prompts=tuple(prompts), dice=(), dice_left=()))
+    return _guidance(table, replace(scene, dice=(), dice_left=()))
 
 
 def _doubled(table: Table, scene: Scene) -> Scene:
-    assert table.match.turn is not None
-    other = 1 - table.match.turn
-    prompts = ((other, ROLL, "take"), (other, CUBE, "drop"))
-    return _guidance(table, replace(scene, prompts=prompts, dice=(), dice_left=()))
+    return _guidance(table, replace(scene, dice=(), dice_left=()))
 
 
 def _moving(table: Table, scene: Scene) -> Scene:
-    reading, tracker, turn = table.reading, table.tracker, table.match.turn
-    if reading is None or tracker is None or turn is None:
+    at = table.at
+    assert isinstance(at, Moving)
+    reading, tracker = at.reading, at.tracker
+    if reading is None:
         return scene
     if reading.kind is Kind.WRONG:
         return _wrong(scene, reading.diff)
@@ -105,20 +113,48 @@ def _moving(table: Table, scene: Scene) -> Scene:
         return replace(scene, lifted=reading.lifted, destinations=reading.destinations)
     node = tracker.tree.nodes[reading.nodes[0]]
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
-    if not reading.complete:
-        return scene
-    if not node.moves:
-        return replace(scene, alert="no move", prompts=((turn, ROLL, "acknowledge"),))
-    return replace(scene, prompts=((turn, ROLL, "end turn"),))
+    if reading.complete and not node.moves:
+        return replace(scene, alert="no move")
+    return scene
 
 
 def _confirm(table: Table, scene: Scene) -> Scene:
-    tracker, turn = table.tracker, table.match.turn
-    assert tracker is not None and turn is not None
-    play = tracker.play(table.candidates[table.candidate])
+    at, turn = table.at, table.match.turn
+    assert isinstance(at, Confirm) and turn is not None
+    play = at.tracker.play(at.candidates[at.candidate])
     zones = frozenset(zone_of(turn, index) for move in play.moves for index in (move.src, move.dst))
-    prompts = ((turn, ROLL, "confirm"), (turn, CUBE, "next"))
-    return replace(scene, candidate=zones, prompts=prompts, dice_left=())
+    return replace(scene, candidate=zones, dice_left=())
+
+
+def _guided(table: Table, scene: Scene) -> Scene:
+    """A seat's play, lit move by move: the checker to lift blinks where it stands, its
+    destination shows; anything else off is a wrong board, shown until corrected."""
+    at, turn, seen = table.at, table.match.turn, table.observation
+    assert isinstance(at, Guided) and turn is not None
+    move = at.next_move
+    if move is None or seen is None:
+        return scene
+    caps = table.config.caps
+    diff = check_board(seen, at.steps[at.done + 1], WHITE, caps)
+    src, dst = zone_of(turn, move.src), zone_of(turn, move.dst)
+    move_zones = {src, dst, BAR_WHITE, BAR_BLACK}
+    off = {zone for zone, _ in (*diff.extra, *diff.missing)} - move_zones
+    # On a stack taller than its slots no switch opens when the checker is lifted: keep
+    # showing where it comes from until it lands.
+    before, after = (observe(step, WHITE, caps)[src] for step in at.steps[at.done : at.done + 2])
+    still_there = before == after or any(zone == src for zone, _ in diff.extra)
+    return replace(
+        scene,
+        lifted=frozenset({src} if still_there else ()),
+        destinations=frozenset({dst}),
+        extra=tuple(entry for entry in diff.extra if entry[0] != src),
+        missing=tuple(entry for entry in diff.missing if entry[0] != dst),
+        alert="wrong" if off else None,
+    )
+
+
+def _ending(table: Table, scene: Scene) -> Scene:
+    return scene  # never shown: the end of the game follows in the same step
 
 
 def _over(table: Table, scene: Scene) -> Scene:
@@ -127,5 +163,4 @@ def _over(table: Table, scene: Scene) -> Scene:
         alert, winner = "match over", match.winner
     else:
         alert, winner = "game over", match.game_winner
-    prompts = ((0, ROLL, "new game"), (1, ROLL, "new game"))
-    return replace(scene, alert=alert, winner=winner, prompts=prompts, dice=(), dice_left=())
+    return replace(scene, alert=alert, winner=winner, dice=(), dice_left=())

@@ -62,3 +62,20 @@ def zone_name(zone: Zone) -> str:
     if zone in (TRAY_WHITE, TRAY_BLACK):
         return f"{COLOUR_NAMES[zone - TRAY_WHITE]} tray"
     return f"zone {zone}"
+
+
+def zone_named(name: str) -> Zone:
+    """The zone :func:`zone_name` calls ``name`` (``"point 7"``, ``"white bar"``...); a
+    :class:`ValueError` saying what is accepted otherwise."""
+    words = name.strip().lower().split()
+    if len(words) == 2 and words[0] == "point" and words[1].isdigit():
+        point = int(words[1])
+        if 1 <= point <= POINTS:
+            return point
+    if len(words) == 2 and words[0] in COLOUR_NAMES and words[1] in ("bar", "tray"):
+        first = BAR_WHITE if words[1] == "bar" else TRAY_WHITE
+        return first + COLOUR_NAMES.index(words[0])
+    raise ValueError(
+        f"zone {name!r} is not one of 'point 1' ... 'point {POINTS}', "
+        "'white bar', 'black bar', 'white tray', 'black tray'"
+    )

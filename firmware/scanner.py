@@ -9,18 +9,20 @@ loop never blocks on the host. ``clock`` is MicroPython's ``time`` module (``tic
 import scanproto
 from debounce import Debouncer
 
-FIRMWARE = (1, 0, 0)
+FIRMWARE = (2, 0, 0)
 
 
 class Scanner:
     """Scans ``chain`` (a :class:`chain.Chain`) and serves ``link`` (a :class:`link.Link`);
-    ``led`` (a ``machine.Pin`` or None) toggles with every frame sent."""
+    ``led`` (a ``machine.Pin`` or None) toggles with every frame sent; ``watchdog`` (a
+    ``machine.WDT`` or None) is fed every scan."""
 
-    def __init__(self, chain, link, clock, led=None):
+    def __init__(self, chain, link, clock, led=None, watchdog=None):
         self.chain = chain
         self.link = link
         self.clock = clock
         self.led = led
+        self.watchdog = watchdog
         self.frames = 0
         self.uptime_ms = 0
         self.status = 0
@@ -62,6 +64,9 @@ class Scanner:
 
     def step(self):
         """One scan, then the host's requests, then the heartbeat if it is due."""
+        if self.watchdog is not None:
+            self.watchdog.feed()
+        self.link.pump()
         now = self.clock.ticks_ms()
         self.uptime_ms = (self.uptime_ms + self.clock.ticks_diff(now, self._last_ms)) & 0xFFFFFFFF
         self._last_ms = now
@@ -69,6 +74,11 @@ class Scanner:
             self.send_frame(scanproto.CHANGE)
         for type_, seq, payload in self.link.receive():
             self.handle(type_, seq, payload)
+        if self.link.old_hello:
+            # An old host: tell it this scanner's protocol, in words it can read, so that it
+            # names the mismatch instead of waiting for an answer.
+            self.link.old_hello = False
+            self.link.send_legacy(scanproto.HELLO_REPLY, scanproto.pack_hello(self.hello()))
         if self.clock.ticks_diff(now, self._last_frame_ms) >= self.heartbeat_ms:
             self.send_frame(scanproto.HEARTBEAT)
 

@@ -78,6 +78,7 @@ BOOT_END="# bgpi: end"
 BOOT_BLOCK="$BOOT_BEGIN
 [all]
 dtparam=spi=on
+dtoverlay=spi1-1cs
 [pi3]
 core_freq=250
 [pi02]
@@ -366,6 +367,9 @@ start_service() {
     if ((BOOT_CHANGED)); then
         if command -v dtparam >/dev/null; then
             run dtparam spi=on
+        fi
+        if command -v dtoverlay >/dev/null; then
+            run dtoverlay spi1-1cs
         fi
         say "The SPI settings take effect at the next boot: sudo reboot (bgpi then starts by itself)."
         return 0

@@ -32,6 +32,8 @@ from bgpi.hal.errors import (
 )
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.pins import PinMap
+from bgpi.hal.registry import Kind, Settings, names
+from bgpi.hal.registry import backend as find_backend
 from bgpi.words import (
     BAR_BLACK,
     BAR_WHITE,
@@ -53,59 +55,34 @@ from bgpi.words import (
     zone_name,
 )
 
-SENSOR_BACKENDS: Final = ("sim", "gpio", "serial")
-BUTTON_BACKENDS: Final = ("sim", "gpio")
-PIXEL_BACKENDS: Final = ("sim", "neopixel")
-
-
-def _unknown(kind: str, name: str, known: tuple[str, ...]) -> UnknownBackendError:
-    return UnknownBackendError(f"unknown {kind} backend {name!r}: choose one of {', '.join(known)}")
+SENSOR_BACKENDS: Final = names(Kind.SENSORS)
+BUTTON_BACKENDS: Final = names(Kind.BUTTONS)
+PIXEL_BACKENDS: Final = names(Kind.PIXELS)
 
 
 def open_sensors(backend: str, geometry: Geometry | None = None, **options: Any) -> Sensors:
     """The reed switches of ``backend`` (``"sim"``, ``"gpio"`` or ``"serial"``) for ``geometry``
     (default: :meth:`Geometry.default`); ``options`` go to :class:`~bgpi.hal.sim.SimBoard`,
-    :class:`~bgpi.hal.gpio.GpioSensors` or :class:`~bgpi.hal.serial.SerialSensors`."""
+    :class:`~bgpi.hal.gpio.GpioSensors` or :class:`~bgpi.hal.serial.SerialSensors`. The
+    simulator is wired by the geometry itself; the hardware backends read its number of bits
+    and deliver them as the chain gives them, for the geometry to name."""
     geometry = geometry if geometry is not None else Geometry.default()
-    if backend == "sim":
-        from bgpi.hal.sim import SimBoard  # noqa: PLC0415 - load only the chosen backend
-
-        return SimBoard(geometry, **options)
-    if backend == "gpio":
-        from bgpi.hal.gpio import GpioSensors  # noqa: PLC0415
-
-        return GpioSensors(geometry.nbits, **options)
-    if backend == "serial":
-        from bgpi.hal.serial import SerialSensors  # noqa: PLC0415
-
-        return SerialSensors(geometry.nbits, **options)
-    raise _unknown("sensor", backend, SENSOR_BACKENDS)
+    chosen = find_backend(Kind.SENSORS, backend)
+    wiring = geometry if chosen.by_geometry else geometry.nbits
+    sensors: Sensors = chosen.load()(wiring, **options)
+    return sensors
 
 
 def open_buttons(backend: str, **options: Any) -> Buttons:
     """The players' buttons of ``backend`` (``"sim"`` or ``"gpio"``)."""
-    if backend == "sim":
-        from bgpi.hal.sim import SimButtons  # noqa: PLC0415
-
-        return SimButtons(**options)
-    if backend == "gpio":
-        from bgpi.hal.gpio import GpioButtons  # noqa: PLC0415
-
-        return GpioButtons(**options)
-    raise _unknown("button", backend, BUTTON_BACKENDS)
+    buttons: Buttons = find_backend(Kind.BUTTONS, backend).load()(**options)
+    return buttons
 
 
 def open_pixels(backend: str, count: int, **options: Any) -> Pixels:
     """An LED strip of ``count`` pixels from ``backend`` (``"sim"`` or ``"neopixel"``)."""
-    if backend == "sim":
-        from bgpi.hal.sim import SimPixels  # noqa: PLC0415
-
-        return SimPixels(count, **options)
-    if backend == "neopixel":
-        from bgpi.hal.neopixel import NeoPixelStrip  # noqa: PLC0415
-
-        return NeoPixelStrip(count, **options)
-    raise _unknown("pixel", backend, PIXEL_BACKENDS)
+    pixels: Pixels = find_backend(Kind.PIXELS, backend).load()(count, **options)
+    return pixels
 
 
 __all__ = [
@@ -137,6 +114,7 @@ __all__ = [
     "Geometry",
     "GeometryError",
     "HalError",
+    "Kind",
     "PinMap",
     "PixelFrameError",
     "Pixels",
@@ -144,6 +122,7 @@ __all__ = [
     "SensorEvent",
     "SensorFrame",
     "Sensors",
+    "Settings",
     "SystemDice",
     "UnknownBackendError",
     "Zone",

@@ -3,20 +3,12 @@ type a caller would expect, so ``except ValueError`` still catches bad configura
 
 from __future__ import annotations
 
+# A bad wiring map is the geometry's error, raised by the pure core too; re-exported here.
+from bgpi.geometry import GeometryError
+
 
 class HalError(Exception):
     """Base of every error raised by :mod:`bgpi.hal`."""
-
-
-class GeometryError(HalError, ValueError):
-    """A sensor geometry that cannot be wired: a bit missing, doubled or out of range.
-
-    ``bit`` is the offending bit index, or ``None`` when the fault is a sensor with no bit.
-    """
-
-    def __init__(self, message: str, bit: int | None = None) -> None:
-        super().__init__(message)
-        self.bit = bit
 
 
 class PixelFrameError(HalError, ValueError):
@@ -39,3 +31,14 @@ def one_line(exc: BaseException) -> str:
     """``"OSError: first line of the message"``: a library's error, fit for one line."""
     lines = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+
+
+__all__ = [
+    "BackendClosedError",
+    "BackendUnavailableError",
+    "GeometryError",
+    "HalError",
+    "PixelFrameError",
+    "UnknownBackendError",
+    "one_line",
+]

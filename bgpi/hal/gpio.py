@@ -15,7 +15,6 @@ input H in bit 7, so the little-endian integer of the bytes has chip ``k``'s inp
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -23,7 +22,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final, TypeVar
 
-from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, FaultEvent, SensorEvent, SensorFrame
+from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorFrame
+from bgpi.hal.device import LinkDownError, ScannedSensors
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
 from bgpi.hal.pins import PinMap
 from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName
@@ -38,6 +38,9 @@ DEFAULT_SCAN_HZ: Final = 200.0
 # 74HC165 shifted on the rising one, so the first bit (present before any clock) is not lost.
 SPI_MODE: Final = 2
 DEFAULT_BOUNCE_TIME: Final = 0.02
+# Fifteen checkers a side: no settled board closes more switches. A chain whose data line
+# floats low (a loose cable, an unpowered chip) reads every input closed.
+MAX_CLOSED: Final = 30
 
 INSTALL: Final = "pip install 'bgpi[pi]'"
 NO_PIN_FACTORY: Final = (
@@ -100,12 +103,14 @@ class ChainSettings:
 
     ``scan_hz``: scans a second. ``closed_low``: a closed reed pulls its input to ground (the
     wiring in ``hardware/``); frames have a 1 for a closed switch either way. ``spi_mode``:
-    the SPI clock mode (see :data:`SPI_MODE`).
+    the SPI clock mode (see :data:`SPI_MODE`). ``max_closed``: a scan with more closed
+    switches is a fault, not a frame (``None``: no such check).
     """
 
     scan_hz: float = DEFAULT_SCAN_HZ
     closed_low: bool = True
     spi_mode: int = SPI_MODE
+    max_closed: int | None = MAX_CLOSED
 
     def __post_init__(self) -> None:
         if not self.scan_hz > 0:
@@ -114,13 +119,20 @@ class ChainSettings:
             raise ValueError(f"spi_mode {self.spi_mode!r} is not 0, 1, 2 or 3")
 
 
-class GpioSensors(Closing):
+class GpioSensors(ScannedSensors):
     """The reed switches: ``nbits`` inputs on a chain of 74HC165, scanned by a thread that
-    emits a frame whenever one differs from the last.
+    emits a frame whenever one differs from the last (the thread's life and its faults are
+    :class:`~bgpi.hal.device.ScannedSensors`').
+
+    A read is a fault, not a frame, when SPI fails, answers short, or shows more closed
+    switches than ``settings.max_closed`` (a board holds 30 checkers: a chain reading more is
+    a loose cable or a dead chip, whose data line floats low).
 
     ``pin_factory``: a gpiozero pin factory (gpiozero's default when ``None``). ``clock``: the
     timestamps of frames.
     """
+
+    what = "gpio sensors"
 
     def __init__(
         self,
@@ -133,81 +145,87 @@ class GpioSensors(Closing):
     ) -> None:
         if nbits < 1:
             raise ValueError(f"a sensor chain has at least one bit, got {nbits}")
-        self._nbits = nbits
+        super().__init__(nbits, clock=clock)
         self.pins = pins if pins is not None else PinMap()
         self.settings = settings if settings is not None else ChainSettings()
         self._pin_factory = pin_factory
-        self._clock = clock
         self._mask = (1 << nbits) - 1
         self._latch: Any = None
         self._spi: Any = None
-        self._emit: Emit | None = None
-        self._last: int | None = None
-        self._lock = threading.RLock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
-
-    @property
-    def nbits(self) -> int:
-        return self._nbits
+        self._due = 0.0
 
     @property
     def chips(self) -> int:
         """How many 74HC165 the chain needs (eight inputs each)."""
         return (self._nbits + 7) // 8
 
-    def start(self, emit: Emit) -> None:
-        """Open the chain, emit the current frame and scan on a thread from now on."""
-        with self._lock:
-            self._open()
-            if self._thread is not None:
-                raise RuntimeError("the sensors are already started")
-            self._emit = emit
-            self._last = None
-            self.read()
-            self._thread = threading.Thread(target=self._run, name="bgpi-sensors", daemon=True)
-            self._thread.start()
-
     def read(self) -> SensorFrame:
         """Scan the chain now; after :meth:`start`, a changed frame is also emitted."""
         with self._lock:
-            self._open()
-            self._latch.off()
-            self._latch.on()
-            data = self._spi.read(self.chips)
-            timestamp = self._clock()
-            raw = int.from_bytes(bytes(data), "little") & self._mask
-            frame = SensorFrame(
-                raw ^ self._mask if self.settings.closed_low else raw, self._nbits, timestamp
-            )
-            if self._emit is not None and frame.bits != self._last:
-                self._last = frame.bits
-                self._emit(SensorEvent(frame))
+            frame = self._read_chain()
+            self._deliver(frame)
             return frame
 
-    def _fault(self, message: str | None) -> None:
-        with self._lock:
-            if self._emit is not None:
-                self._emit(FaultEvent("sensors", message, self._clock()))
+    def _read_chain(self) -> SensorFrame:
+        self._open()
+        self._latch.off()
+        self._latch.on()
+        data = bytes(self._spi.read(self.chips))
+        timestamp = self._clock()
+        if len(data) != self.chips:
+            raise LinkDownError(
+                f"the sensor chain answered {len(data)} of {self.chips} bytes: check its cable"
+            )
+        raw = int.from_bytes(data, "little") & self._mask
+        return SensorFrame(
+            raw ^ self._mask if self.settings.closed_low else raw, self._nbits, timestamp
+        )
 
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            self._stop.set()
-            thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-        with self._lock:
-            self._emit = None
-            for device in (self._spi, self._latch):
-                if device is not None:
-                    device.close()
-            self._spi = self._latch = None
+    def _open_frame(self) -> SensorFrame:
+        self._due = time.monotonic()
+        return self._read_chain()
+
+    def _scan(self) -> None:
+        try:
+            with self._lock:
+                self._check_open()
+                frame = self._read_chain()
+        except (LinkDownError, BackendClosedError):
+            raise
+        except Exception as exc:  # whatever the SPI library raised
+            raise LinkDownError(f"reading the sensor chain failed: {one_line(exc)}") from None
+        closed = frame.bits.bit_count()
+        if self.settings.max_closed is not None and closed > self.settings.max_closed:
+            raise LinkDownError(
+                f"the sensor chain reads {closed} closed switches, more than a board's "
+                f"{self.settings.max_closed} checkers: a loose chain cable or a dead chip"
+            )
+        self._deliver(frame)
+        self._wait_for_next_scan()
+
+    def _wait_for_next_scan(self) -> None:
+        self._due += 1.0 / self.settings.scan_hz
+        delay = self._due - time.monotonic()
+        if delay < 0:
+            # Behind (a slow machine, a long LED write): skip the missed scans, no burst.
+            self._due, delay = time.monotonic(), 0.0
+        self._stop.wait(delay)
+
+    def _lost(self, reason: str) -> None:
+        pass  # the SPI device stays open: the next read tries the chain again
+
+    def _retry_delay(self, failures: int) -> float:
+        self._due = time.monotonic()
+        return float(min(0.05 * 2 ** (failures - 1), 2.0))
+
+    def _release(self) -> None:
+        for device in (self._spi, self._latch):
+            if device is not None:
+                device.close()
+        self._spi = self._latch = None
 
     def _open(self) -> None:
-        if self._closed:
-            raise BackendClosedError("the gpio sensors are closed")
+        self._check_open()
         if self._spi is not None:
             return
         gz = _gpiozero()
@@ -244,34 +262,6 @@ class GpioSensors(Closing):
             self._latch.close()
             self._latch = None
             raise
-
-    def _run(self) -> None:
-        period = 1.0 / self.settings.scan_hz
-        due = time.monotonic()
-        backoff = 0.0  # seconds between tries while the chain fails: doubling up to 2 s
-        while not self._stop.is_set():
-            try:
-                self.read()
-            except BackendClosedError:
-                return
-            except Exception as exc:  # one bad read must not stop the board
-                if not backoff:
-                    log.exception("reading the sensor chain failed; retrying")
-                    self._fault(f"reading the sensor chain failed: {exc}")
-                backoff = min(max(2 * backoff, 0.05), 2.0)
-                self._stop.wait(backoff)
-                due = time.monotonic()
-                continue
-            if backoff:
-                log.warning("reading the sensor chain works again")
-                self._fault(None)
-                backoff = 0.0
-            due += period
-            delay = due - time.monotonic()
-            if delay < 0:
-                # Behind (a slow machine, a long LED write): skip the missed scans, no burst.
-                due, delay = time.monotonic(), 0.0
-            self._stop.wait(delay)
 
 
 class GpioButtons(Closing):

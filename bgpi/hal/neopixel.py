@@ -2,8 +2,13 @@
 
 Two wirings (``hardware/wiring.md``):
 
-- ``"spi"`` (recommended): ``neopixel_spi`` writes the strip's bit stream on SPI MOSI, GPIO10
-  (SPI0) or GPIO20 (SPI1). No root, and it works the same on the Pi 3, 4, 5 and Zero 2 W.
+- ``"spi"`` (recommended): ``neopixel_spi`` writes the strip's bit stream on SPI MOSI, GPIO20
+  (SPI1, the default) or GPIO10 (SPI0). No root, and it works the same on the Pi 3, 4, 5 and
+  Zero 2 W. A frame must leave as *one* SPI transfer: a pause inside it longer than the
+  strip's reset time makes the pixels after it show the colours meant for the first ones.
+  Adafruit_PureIO cuts writes into ``SPI_BUFSIZE`` bytes (4096 when unset), and the kernel's
+  spidev refuses a transfer longer than its ``bufsiz``; :func:`spi_driver` sets the first and
+  checks the second.
 - ``"pwm"``: ``neopixel`` on GPIO18 (or 12, 21, 10). Needs root; on a Pi 3/4 it runs through
   ``rpi_ws281x``, on a Pi 5 through ``Adafruit-Blinka-Raspberry-Pi5-Neopixel``.
 
@@ -17,11 +22,13 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from functools import partial
+from itertools import permutations
+from pathlib import Path
 from typing import Any, Final, Literal, Protocol
 
 from bgpi.hal.api import Closing, check_frame
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
-from bgpi.hal.pins import SPI0_MOSI
+from bgpi.hal.pins import SPI1_MOSI, SPI_MOSI_BUSES, led_pin_error
 from bgpi.words import RGB
 
 Wiring = Literal["spi", "pwm"]
@@ -32,8 +39,31 @@ PWM_PACKAGES: Final = (
     "Adafruit-Blinka-Raspberry-Pi5-Neopixel on a Pi 5"
 )
 DEFAULT_PWM_PIN: Final = 18
-# SPI MOSI pin -> (Blinka's clock pin name, MOSI pin name, bus number).
-_SPI_BUSES: Final = {SPI0_MOSI: ("SCLK", "MOSI", 0), 20: ("SCLK_1", "MOSI_1", 1)}
+# SPI bus -> Blinka's names of its clock and MOSI pins.
+_BLINKA_PINS: Final = {0: ("SCLK", "MOSI"), 1: ("SCLK_1", "MOSI_1")}
+# Every order of a strip's colour bytes that Adafruit's PixelBuf takes: RGB strips (WS2812)
+# and RGBW strips (SK6812 RGBW), whose white channel bgpi leaves dark.
+PIXEL_ORDERS: Final = tuple(
+    "".join(order) for size in ("RGB", "RGBW") for order in permutations(size)
+)
+# neopixel_spi sends each bit of the strip as one SPI byte at 6.4 MHz, with 80 us of low
+# (64 bytes) before and after the frame.
+SPI_BITS_PER_BYTE: Final = 8
+SPI_RESET_BYTES: Final = 64
+# Where the kernel's spidev says how long a transfer it takes.
+SPIDEV_BUFSIZ: Final = Path("/sys/module/spidev/parameters/bufsiz")
+
+
+def pixel_order_error(order: str) -> str:
+    """Why ``order`` is not a strip's byte order bgpi can drive, or ``""``."""
+    if order in PIXEL_ORDERS:
+        return ""
+    return f"{order!r} is not an order of R, G, B (and W for an RGBW strip), such as GRB or GRBW"
+
+
+def spi_frame_bytes(count: int, pixel_order: str) -> int:
+    """The bytes of one SPI transfer that shows ``count`` pixels of ``pixel_order``."""
+    return SPI_BITS_PER_BYTE * count * len(pixel_order) + 2 * SPI_RESET_BYTES
 
 
 class PixelDriver(Protocol):
@@ -65,12 +95,15 @@ def spi_driver(
     *,
     pixel_order: str,
     brightness: float,
-    data_pin: int = SPI0_MOSI,
+    data_pin: int = SPI1_MOSI,
     spi: Any = None,
+    bufsiz: Path = SPIDEV_BUFSIZ,
 ) -> PixelDriver:
     """A ``neopixel_spi.NeoPixel_SPI`` on the SPI bus whose MOSI is ``data_pin``, or on
-    ``spi`` (a ``busio.SPI``-like bus) when given."""
+    ``spi`` (a ``busio.SPI``-like bus) when given. ``bufsiz`` is the kernel's limit."""
     _quiet_blinka()
+    if spi is None:
+        _one_transfer(spi_frame_bytes(count, pixel_order), bufsiz)
     try:
         import neopixel_spi  # noqa: PLC0415 - hardware libraries load only when a backend opens
     except ImportError:
@@ -91,13 +124,30 @@ def spi_driver(
     return driver
 
 
-def _spi_bus(data_pin: int) -> Any:
-    if data_pin not in _SPI_BUSES:
-        raise ValueError(
-            f"the SPI wiring needs the LED data on GPIO10 (SPI0 MOSI) or GPIO20 (SPI1 MOSI), "
-            f"not GPIO{data_pin}"
+def _one_transfer(frame: int, bufsiz: Path) -> None:
+    """Make a frame of ``frame`` bytes leave as one SPI transfer, or say why it cannot."""
+    try:
+        limit = int(bufsiz.read_text())
+    except (OSError, ValueError):
+        limit = None  # spidev not loaded (yet): opening the bus will say so
+    if limit is not None and limit < frame:
+        raise BackendUnavailableError(
+            f"the neopixel backend needs spidev's buffer to hold a frame of {frame} bytes, "
+            f"but {bufsiz} is {limit}: put 'options spidev bufsiz=32768' in "
+            "/etc/modprobe.d/bgpi-spidev.conf (scripts/install.sh does) and reboot"
         )
-    clock, mosi, bus = _SPI_BUSES[data_pin]
+    # Read by Adafruit_PureIO when the bus opens; below the frame it would cut the frame in
+    # two transfers, with a pause between them in which the strip may latch.
+    current = os.environ.get("SPI_BUFSIZE", "")
+    if not current.isdigit() or int(current) < frame:
+        os.environ["SPI_BUFSIZE"] = str(max(frame, limit or 0))
+
+
+def _spi_bus(data_pin: int) -> Any:
+    if data_pin not in SPI_MOSI_BUSES:
+        raise ValueError(led_pin_error("spi", data_pin))
+    bus = SPI_MOSI_BUSES[data_pin]
+    clock, mosi = _BLINKA_PINS[bus]
     try:
         import board  # noqa: PLC0415
         import busio  # noqa: PLC0415
@@ -150,6 +200,17 @@ def pwm_driver(
     return driver
 
 
+def _wiring_driver(wiring: str, data_pin: int | None) -> DriverFactory:
+    """The driver factory of ``wiring`` on ``data_pin`` (its default when None)."""
+    if wiring not in ("spi", "pwm"):
+        raise ValueError(f"wiring {wiring!r} is not 'spi' or 'pwm'")
+    pin = data_pin if data_pin is not None else SPI1_MOSI if wiring == "spi" else DEFAULT_PWM_PIN
+    error = led_pin_error(wiring, pin)
+    if error:
+        raise ValueError(error)
+    return partial(spi_driver if wiring == "spi" else pwm_driver, data_pin=pin)
+
+
 class NeoPixelStrip(Closing):
     """A strip of ``count`` WS2812 pixels showing whole frames.
 
@@ -172,16 +233,10 @@ class NeoPixelStrip(Closing):
             raise ValueError(f"a strip has at least one pixel, got {count}")
         if not 0.0 <= brightness <= 1.0:
             raise ValueError(f"brightness is {brightness!r}, not between 0 and 1")
-        if sorted(pixel_order) != ["B", "G", "R"]:
-            raise ValueError(f"pixel_order {pixel_order!r} is not an order of R, G and B")
+        if pixel_order_error(pixel_order):
+            raise ValueError(f"pixel_order {pixel_order_error(pixel_order)}")
         if driver is None:
-            if wiring == "spi":
-                driver = partial(spi_driver, data_pin=SPI0_MOSI if data_pin is None else data_pin)
-            elif wiring == "pwm":
-                pin = DEFAULT_PWM_PIN if data_pin is None else data_pin
-                driver = partial(pwm_driver, data_pin=pin)
-            else:
-                raise ValueError(f"wiring {wiring!r} is not 'spi' or 'pwm'")
+            driver = _wiring_driver(wiring, data_pin)
         self.wiring = wiring
         self.brightness = brightness
         self.pixel_order = pixel_order

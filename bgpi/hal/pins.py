@@ -1,9 +1,10 @@
 """The Raspberry Pi pins bgpi uses, as BCM GPIO numbers; ``hardware/pins.md`` draws the same
 table (a test keeps the two equal).
 
-One SPI bus (SPI0) serves both the sensor chain and the LEDs: the 74HC165 chain answers on
-CE1, its clock gated by CE1 through CLK INH, so the LED writes on MOSI (device CE0, the one
-Adafruit's ``board.SPI()`` opens) never shift it. SPI1, I2C and the UART stay free.
+The sensor chain (SPI mode 2) and the LEDs (mode 0) have a bus each: the chain SPI0 on CE1,
+the strip SPI1's MOSI. On one shared bus a controller that sets the clock's idle level only
+after it has selected the device (the Pi 5's RP1 may) would give the chain a clock edge
+while CLK INH is low, shifting every reading by a bit. I2C and the UART stay free.
 """
 
 from __future__ import annotations
@@ -19,6 +20,29 @@ SPI0_MOSI: Final = 10
 SPI0_MISO: Final = 9
 SPI0_CE0: Final = 8
 SPI0_CE1: Final = 7
+# SPI1 (``dtoverlay=spi1-1cs``): the LEDs need only its MOSI; its CE0 claims GPIO18.
+SPI1_SCLK: Final = 21
+SPI1_MOSI: Final = 20
+SPI1_CE0: Final = 18
+
+# The LED strip's data pin: SPI MOSI -> bus number (``wiring = "spi"``) ...
+SPI_MOSI_BUSES: Final = {SPI0_MOSI: 0, SPI1_MOSI: 1}
+# ... or a pin with a PWM, PCM or SPI peripheral that rpi_ws281x drives (``wiring = "pwm"``):
+# GPIO12/18 PWM channel 0, GPIO13/19 channel 1, GPIO21 PCM, GPIO10 SPI0.
+PWM_PINS: Final = (10, 12, 13, 18, 19, 21)
+
+
+def led_pin_error(wiring: str, gpio: int) -> str:
+    """Why ``gpio`` cannot carry the LED data with ``wiring`` ("spi" or "pwm"), or ``""``."""
+    if wiring == "spi" and gpio not in SPI_MOSI_BUSES:
+        return (
+            f"GPIO{gpio} is no SPI MOSI: the spi wiring needs GPIO{SPI0_MOSI} (SPI0) or "
+            f"GPIO{SPI1_MOSI} (SPI1)"
+        )
+    if wiring == "pwm" and gpio not in PWM_PINS:
+        pins = ", ".join(f"GPIO{pin}" for pin in PWM_PINS)
+        return f"GPIO{gpio} has no PWM, PCM or SPI output for the pwm wiring: use one of {pins}"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +53,7 @@ class PinMap:
     sensor_data: int = SPI0_MISO
     sensor_select: int = SPI0_CE1
     sensor_latch: int = 25
-    led_data: int = SPI0_MOSI
+    led_data: int = SPI1_MOSI
     white_roll: int = 5
     white_cube: int = 6
     black_roll: int = 13

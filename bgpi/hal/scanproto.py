@@ -3,8 +3,10 @@ and the scanner firmware, which runs this very file on the Pico (``firmware/READ
 it there as ``scanproto.py``).
 
 ``firmware/PROTOCOL.md`` is the specification and ``firmware/vectors.json`` its test vectors.
-A packet is a type byte, a sequence number, a payload and a CRC-16/CCITT-FALSE (little-endian),
-COBS-encoded and sent between two 0x00 delimiters.
+A packet is the protocol version, a type byte, a sequence number, a payload and a CRC-32
+(little-endian), COBS-encoded and sent between two 0x00 delimiters. Protocol 1 had no version
+byte and a CRC-16, which let damaged frames through; its packets are still recognised, so that
+an old scanner or an old host is named as such rather than taken for noise.
 
 One file serves both sides so that they cannot drift apart, so it is written in the Python
 MicroPython runs: no dataclasses, no enum, no ``from __future__`` (MicroPython would import it at
@@ -18,8 +20,15 @@ try:
     from binascii import crc_hqx
 except ImportError:  # MicroPython's binascii has no crc_hqx: crc16 falls back to a table.
     crc_hqx = None  # type: ignore[assignment]
+try:
+    from binascii import crc32 as _binascii_crc32
+except ImportError:  # a MicroPython built without it (rp2's has it): crc32 uses a table.
+    _binascii_crc32 = None  # type: ignore[assignment]
 
-VERSION = 1
+VERSION = 2
+# Protocol 1's packets (type, seq, payload, CRC-16) are told apart by their first byte: a
+# request or reply type, never a version number.
+LEGACY_VERSION = 1
 
 # Message types. Requests (host to scanner) are 0x10-0x1F and replies 0x90-0x9F, so a request
 # never starts with 0x03 and the firmware can tell a Ctrl-C for the REPL from a packet.
@@ -69,25 +78,39 @@ DEBOUNCE_RANGE = (1, 50)
 HEARTBEAT_MS_RANGE = (50, 1000)
 
 MAX_NBITS = 1024
+# version, type, seq before the payload; the CRC-32 after it.
+HEAD_SIZE = 3
+CRC_SIZE = 4
 HELLO_FORMAT = "<BBBBHHBH"
 FRAME_HEAD = "<IIHB"
 FRAME_HEAD_SIZE = 11
 CONFIG_FORMAT = "<HBH"
 ERROR_FORMAT = "<BBB"
-# type, seq, the largest payload (a FRAME of MAX_NBITS), CRC.
-MAX_PACKET = 2 + FRAME_HEAD_SIZE + MAX_NBITS // 8 + 2
+# version, type, seq, the largest payload (a FRAME of MAX_NBITS), CRC.
+MAX_PACKET = HEAD_SIZE + FRAME_HEAD_SIZE + MAX_NBITS // 8 + CRC_SIZE
 # COBS adds one byte per 254 and one at the start.
 MAX_ENCODED = MAX_PACKET + MAX_PACKET // 254 + 1
-MIN_PACKET = 4
+MIN_PACKET = HEAD_SIZE + CRC_SIZE
+LEGACY_MIN_PACKET = 4
 
 
 class ProtocolError(ValueError):
     """Bytes that are not a good packet or message; ``kind`` names the fault for counting:
-    ``"cobs"``, ``"short"``, ``"crc"``, ``"oversized"``, ``"message"`` or ``"version"``."""
+    ``"cobs"``, ``"short"``, ``"crc"``, ``"oversized"``, ``"message"`` or ``"version"``.
+    A ``"version"`` fault names the packet's ``version``, and ``legacy`` is ``(type, seq)`` of
+    a whole packet of protocol 1 (else None)."""
 
-    def __init__(self, message: str, kind: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: str,
+        version: int = 0,
+        legacy: tuple[int, int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
+        self.version = version
+        self.legacy = legacy
 
 
 def _crc_table() -> tuple[int, ...]:
@@ -117,6 +140,36 @@ def crc16(data: bytes | bytearray) -> int:
     if crc_hqx is not None:
         return crc_hqx(data, 0xFFFF)
     return crc16_table(data)
+
+
+def _crc32_table() -> tuple[int, ...]:
+    table = []
+    for index in range(256):
+        crc = index
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
+        table.append(crc)
+    return tuple(table)
+
+
+_TABLE32 = _crc32_table() if _binascii_crc32 is None else ()
+
+
+def crc32_table(data: bytes | bytearray) -> int:
+    """CRC-32 of ``data`` by table, for a MicroPython without ``binascii.crc32``."""
+    table = _TABLE32 or _crc32_table()
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def crc32(data: bytes | bytearray) -> int:
+    """CRC-32 (ISO-HDLC, as zlib and Ethernet): reflected polynomial 0xEDB88320, initial value
+    and final XOR 0xFFFFFFFF; ``crc32(b"123456789") == 0xCBF43926``."""
+    if _binascii_crc32 is not None:
+        return _binascii_crc32(data) & 0xFFFFFFFF
+    return crc32_table(data)
 
 
 def cobs_encode(data: bytes | bytearray) -> bytes:
@@ -162,16 +215,37 @@ def cobs_decode(data: bytes | bytearray) -> bytes:
 
 
 def encode(type_: int, seq: int, payload: bytes | bytearray) -> bytes:
-    """The bytes on the wire for one packet: 0x00, COBS(type, seq, payload, CRC), 0x00.
+    """The bytes on the wire for one packet: 0x00, COBS(version, type, seq, payload, CRC-32),
+    0x00.
 
     The leading delimiter ends whatever noise came before, so the first packet after it is
     read; back to back, the empty packet between two delimiters is ignored."""
+    packet = bytearray((VERSION, type_ & 0xFF, seq & 0xFF))
+    packet += payload
+    packet += struct.pack("<I", crc32(packet))
+    return b"\x00" + cobs_encode(packet) + b"\x00"
+
+
+def encode_legacy(type_: int, seq: int, payload: bytes | bytearray) -> bytes:
+    """A packet of protocol 1 (type, seq, payload, CRC-16): only for answering an old host's
+    HELLO with this protocol's version, so that it can say what is wrong."""
     packet = bytearray((type_ & 0xFF, seq & 0xFF))
     packet += payload
-    crc = crc16(packet)
-    packet.append(crc & 0xFF)
-    packet.append(crc >> 8)
+    packet += struct.pack("<H", crc16(packet))
     return b"\x00" + cobs_encode(packet) + b"\x00"
+
+
+def _is_type(byte: int) -> bool:
+    return 0x10 <= byte <= 0x1F or 0x90 <= byte <= 0x9F
+
+
+def _legacy(packet: bytes) -> tuple[int, int] | None:
+    """``(type, seq)`` if ``packet`` is a whole packet of protocol 1."""
+    if len(packet) < LEGACY_MIN_PACKET or not _is_type(packet[0]):
+        return None
+    if crc16(packet[:-2]) != struct.unpack("<H", packet[-2:])[0]:
+        return None
+    return packet[0], packet[1]
 
 
 def decode(segment: bytes) -> tuple[int, int, bytes]:
@@ -179,11 +253,21 @@ def decode(segment: bytes) -> tuple[int, int, bytes]:
     if len(segment) > MAX_ENCODED:
         raise ProtocolError(f"a packet longer than {MAX_ENCODED} bytes", "oversized")
     packet = cobs_decode(segment)
+    if (
+        len(packet) >= MIN_PACKET
+        and crc32(packet[:-CRC_SIZE]) == struct.unpack("<I", packet[-CRC_SIZE:])[0]
+    ):
+        if packet[0] != VERSION:
+            raise ProtocolError(f"a packet of protocol {packet[0]}", "version", packet[0])
+        return packet[1], packet[2], packet[HEAD_SIZE:-CRC_SIZE]
+    legacy = _legacy(packet)
+    if legacy is not None:
+        raise ProtocolError(
+            f"a packet of protocol {LEGACY_VERSION}", "version", LEGACY_VERSION, legacy
+        )
     if len(packet) < MIN_PACKET:
         raise ProtocolError(f"a packet of {len(packet)} bytes is too short", "short")
-    if crc16(packet[:-2]) != packet[-2] | packet[-1] << 8:
-        raise ProtocolError("a packet whose CRC does not match", "crc")
-    return packet[0], packet[1], packet[2:-2]
+    raise ProtocolError("a packet whose CRC does not match", "crc")
 
 
 class Decoder:
@@ -192,14 +276,18 @@ class Decoder:
     :meth:`feed` returns the good packets as ``(type, seq, payload)``; a bad one is dropped
     and counted in ``errors`` by :class:`ProtocolError` kind. More than :data:`MAX_ENCODED`
     bytes without a delimiter are dropped up to the next delimiter, so noise cannot grow the
-    buffer. ``pending`` holds the bytes of a packet not yet ended by a delimiter.
+    buffer. ``pending`` holds the bytes of a packet not yet ended by a delimiter. ``legacy``
+    is ``(type, seq)`` of the last whole packet of protocol 1 that came in, or None;
+    ``other_version`` the protocol of the last whole packet of another version, or 0.
     """
 
     def __init__(self) -> None:
         self.pending = b""
         self.skipping = False
         self.packets = 0
-        self.errors = {"cobs": 0, "short": 0, "crc": 0, "oversized": 0}
+        self.legacy: tuple[int, int] | None = None
+        self.other_version = 0
+        self.errors = {"cobs": 0, "short": 0, "crc": 0, "oversized": 0, "version": 0}
 
     def feed(self, data: bytes | bytearray) -> list[tuple[int, int, bytes]]:
         """The packets that ``data`` completes, in order."""
@@ -219,6 +307,10 @@ class Decoder:
                     good.append(decode(segment))
                 except ProtocolError as exc:
                     self.errors[exc.kind] += 1
+                    if exc.version:
+                        self.other_version = exc.version
+                    if exc.legacy is not None:
+                        self.legacy = exc.legacy
                 else:
                     self.packets += 1
         if not self.skipping:

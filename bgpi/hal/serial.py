@@ -23,15 +23,16 @@ import errno
 import logging
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final
 
 from bgpi.hal import scanproto
-from bgpi.hal.api import Clock, Closing, Emit, SensorEvent, SensorFrame
-from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
+from bgpi.hal.api import Clock, SensorFrame
+from bgpi.hal.device import LinkDownError, ScannedSensors
+from bgpi.hal.errors import BackendUnavailableError, one_line
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,12 @@ FLASH: Final = "see firmware/README.md"
 # How long one read of the port waits: how soon the reader notices close() or silence.
 POLL: Final = 0.02
 HELLO_TRIES: Final = 3
+# More corrupt packets than this within BAD_WINDOW seconds is a line that cannot be trusted
+# (a bad cable, a noisy supply): the link is reset and the fault shown until it reads clean.
+BAD_LIMIT: Final = 20
+BAD_WINDOW: Final = 1.0
+# What the decoder drops for corruption (a gap or a refusal is no sign of a bad line).
+CORRUPT: Final = frozenset({"crc", "cobs", "short", "oversized"})
 
 SerialFactory = Callable[..., Any]
 # What stats() counts (besides the scanner's own status flags).
@@ -55,6 +62,7 @@ COUNTS: Final = (
     "short",
     "oversized",
     "message",
+    "version",
     "gap",
     "refused",
     "silence",
@@ -63,8 +71,9 @@ COUNTS: Final = (
 )
 
 
-class _LinkDownError(Exception):
-    """The link cannot be used now; the message is one line for the log or the user."""
+# The link cannot be used now; the message is one line for the log or the user. The base
+# class's error, so a step of the scan thread that raises it is reported as a fault.
+_LinkDownError = LinkDownError
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,14 +203,21 @@ class _Connection:
             log.debug("closing %s: %s", self.name, one_line(exc))
 
 
-class SerialSensors(Closing):
+class SerialSensors(ScannedSensors):
     """The reed switches, read by the scanner firmware on a Pico at ``port``.
 
     ``port``: a device path (the udev rule's ``/dev/bgpi-scanner``) or ``usb:VID:PID[:SERIAL]``
     (:data:`PICO_USB_ID`). ``nbits`` must equal the scanner's chain length (``NBITS`` in
     ``firmware/board.py``). ``clock``: the timestamps of frames. ``serial_factory``: makes the
     port (pyserial's ``serial.Serial`` when ``None``).
+
+    The thread's life, and the :class:`~bgpi.hal.api.FaultEvent` when the link is down
+    (the port gone, no packet for ``heartbeat_timeout``, more than :data:`BAD_LIMIT`
+    corrupt packets in :data:`BAD_WINDOW` seconds) and back, are
+    :class:`~bgpi.hal.device.ScannedSensors`'.
     """
+
+    what = "serial sensors"
 
     def __init__(
         self,
@@ -214,16 +230,13 @@ class SerialSensors(Closing):
     ) -> None:
         if not 1 <= nbits <= scanproto.MAX_NBITS:
             raise ValueError(f"a scanner reads 1-{scanproto.MAX_NBITS} switches, got {nbits}")
-        self._nbits = nbits
+        super().__init__(nbits, clock=clock)
         self.port = port
         self.settings = settings if settings is not None else LinkSettings()
-        self._clock = clock
         self._factory = serial_factory
         self.hello: scanproto.Hello | None = None
         self._conn: _Connection | None = None
-        self._emit: Emit | None = None
         self._latest: SensorFrame | None = None
-        self._emitted: int | None = None
         self._counter: int | None = None
         self._answers = 0
         self._last_packet = 0.0
@@ -235,15 +248,8 @@ class SerialSensors(Closing):
         self._outage: set[str] = set()
         self._down_since: float | None = None
         self._flags_seen = 0
-        self._lock = threading.RLock()
         self._frames = threading.Condition()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
-
-    @property
-    def nbits(self) -> int:
-        return self._nbits
+        self._bad: deque[tuple[float, int]] = deque()  # (when, how many) corrupt packets
 
     @property
     def connected(self) -> bool:
@@ -257,18 +263,9 @@ class SerialSensors(Closing):
         scanner raised (``scanner dropped packet``...)."""
         return dict(self._counts)
 
-    def start(self, emit: Emit) -> None:
-        """Connect, emit the current frame and deliver every new one from a thread."""
-        with self._lock:
-            self._check_open()
-            if self._thread is not None:
-                raise RuntimeError("the sensors are already started")
-            frame = self._current_frame()
-            self._emit = emit
-            self._emitted = None
-            self._deliver(frame)
-            self._thread = threading.Thread(target=self._run, name="bgpi-scanner", daemon=True)
-            self._thread.start()
+    def _open_frame(self) -> SensorFrame:
+        """Connect and the scanner's frame now (the base class starts the thread)."""
+        return self._note(self._current_frame())
 
     def read(self) -> SensorFrame:
         """Ask the scanner for a full frame and return it; :class:`BackendUnavailableError`
@@ -276,9 +273,7 @@ class SerialSensors(Closing):
         with self._lock:
             self._check_open()
             if self._thread is None:
-                self._deliver(self._current_frame())
-                assert self._latest is not None
-                return self._latest
+                return self._note(self._current_frame())
         conn = self._conn
         if conn is None:
             raise BackendUnavailableError(f"the scanner at {self.port} is not connected now")
@@ -299,23 +294,10 @@ class SerialSensors(Closing):
             assert self._latest is not None
             return self._latest
 
-    def close(self) -> None:
-        # Set first: a reconnect in progress holds the lock and gives up when it sees this.
-        self._stop.set()
-        with self._lock:
-            self._closed = True
-            thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-        with self._lock:
-            self._emit = None
-            self._drop_connection()
+    def _release(self) -> None:
+        self._drop_connection()
 
     # -- connecting ------------------------------------------------------------------------
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise BackendClosedError("the serial sensors are closed")
 
     def _current_frame(self) -> scanproto.Frame:
         """The scanner's frame now, connecting first if need be; raises
@@ -363,6 +345,18 @@ class SerialSensors(Closing):
             if payload:
                 break
         else:
+            other = conn.decoder.other_version
+            if other:
+                # It speaks, but whole packets of another protocol: say which side is old.
+                fix = (
+                    "update its firmware with `bgpi flash-scanner`"
+                    if other < scanproto.VERSION
+                    else "update bgpi"
+                )
+                raise _LinkDownError(
+                    f"the scanner at {self.port} speaks protocol {other}, this bgpi speaks "
+                    f"{scanproto.VERSION}: {fix} ({FLASH})"
+                )
             raise _LinkDownError(
                 f"the device at {self.port} does not answer hello: is the scanner firmware "
                 f"on it? ({FLASH})"
@@ -438,44 +432,35 @@ class SerialSensors(Closing):
 
     # -- the reader thread -----------------------------------------------------------------
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            conn = self._conn
-            try:
-                if conn is None:
-                    self._reconnect()
-                else:
-                    self._pump(conn)
-            except _LinkDownError as exc:
-                self._lose(str(exc))
-            except Exception as exc:  # a fault of ours must not leave the board blind
-                self._lose(f"unexpected {one_line(exc)}", exc)
-                self._stop.wait(self.settings.retry_interval)
+    def _scan(self) -> None:
+        conn = self._conn
+        if conn is None:
+            self._reconnect()
+        else:
+            self._pump(conn)
+
+    def _retry_delay(self, failures: int) -> float:
+        return self.settings.retry_interval
 
     def _reconnect(self) -> None:
-        try:
-            with self._lock:
-                if self._stop.is_set():
-                    return
-                frame = self._connect()
-        except _LinkDownError as exc:
-            if not self._stop.is_set():
-                self._report_outage(str(exc))
-                self._stop.wait(self.settings.retry_interval)
-            return
+        with self._lock:
+            if self._stop.is_set():
+                return
+            frame = self._connect()
         down = time.monotonic() - (self._down_since or time.monotonic())
         log.info("the scanner at %s is back after %.1f s", self.port, down)
         self._down_since = None
         self._outage.clear()
-        self._deliver(frame)
+        self._bad.clear()
+        self._receive(frame)
 
-    def _lose(self, reason: str, exc: BaseException | None = None) -> None:
-        with self._lock:
-            was_up = self._drop_connection()
+    def _lost(self, reason: str) -> None:
+        was_up = self._drop_connection()
         if was_up:
             self._counts["down"] += 1
             self._down_since = time.monotonic()
-        self._report_outage(f"{reason}; reconnecting", exc)
+            reason = f"{reason}; reconnecting"
+        self._report_outage(reason)
 
     def _report_outage(self, reason: str, exc: BaseException | None = None) -> None:
         """Log ``reason`` once an outage: a warning for the first, a line for each other."""
@@ -515,7 +500,7 @@ class SerialSensors(Closing):
         conn.expect = (seq + 1) & 0xFF
         if frame is not None:
             self._check_status(frame)
-            self._deliver(frame)
+            self._receive(frame)
         elif type_ == scanproto.ERROR:
             self._fault("refused", 1, payload.hex())
         elif type_ not in (scanproto.FRAME, scanproto.HELLO_REPLY, scanproto.CONFIG):
@@ -548,6 +533,8 @@ class SerialSensors(Closing):
 
     def _fault(self, kind: str, count: int, detail: str = "") -> None:
         self._counts[kind] += count
+        if kind in CORRUPT:
+            self._check_bad_rate(count)
         if not self._trouble:
             what = {
                 "crc": "a packet with a bad CRC",
@@ -555,6 +542,7 @@ class SerialSensors(Closing):
                 "short": "a packet too short to hold one",
                 "oversized": "more bytes than a packet holds",
                 "message": "a packet that is not a good message",
+                "version": "a packet of another protocol version",
                 "gap": "a gap in the sequence numbers (asked for a full frame)",
                 "refused": "an ERROR from the scanner",
             }[kind]
@@ -563,12 +551,26 @@ class SerialSensors(Closing):
             log.warning("trouble on the scanner link %s: %s", self.port, what)
         self._trouble[kind] += count
 
+    def _check_bad_rate(self, count: int) -> None:
+        now = time.monotonic()
+        self._bad.append((now, count))
+        while self._bad and self._bad[0][0] < now - BAD_WINDOW:
+            self._bad.popleft()
+        bad = sum(n for _, n in self._bad)
+        if bad > BAD_LIMIT:
+            self._bad.clear()
+            raise _LinkDownError(
+                f"{bad} corrupt packets in {BAD_WINDOW:.0f} s from the scanner at {self.port}: "
+                "check the USB cable and the Pico's supply"
+            )
+
     def _clean_again(self) -> None:
         summary = ", ".join(f"{count} {kind}" for kind, count in sorted(self._trouble.items()))
         log.info("the scanner link %s is clean again after %s", self.port, summary)
         self._trouble.clear()
 
-    def _deliver(self, frame: scanproto.Frame) -> None:
+    def _note(self, frame: scanproto.Frame) -> SensorFrame:
+        """Count ``frame``, keep it as the latest and wake a :meth:`read` waiting for it."""
         self._counts["frames"] += 1
         bits = int.from_bytes(frame.bits, "little")
         sensor_frame = SensorFrame(bits, self._nbits, self._clock())
@@ -577,7 +579,7 @@ class SerialSensors(Closing):
             if frame.reason == scanproto.REQUESTED:
                 self._answers += 1
             self._frames.notify_all()
-        emit = self._emit
-        if emit is not None and bits != self._emitted:
-            self._emitted = bits
-            emit(SensorEvent(sensor_frame))
+        return sensor_frame
+
+    def _receive(self, frame: scanproto.Frame) -> None:
+        self._deliver(self._note(frame))

@@ -20,9 +20,18 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorEvent, SensorFrame, check_frame
-from bgpi.hal.errors import BackendClosedError, HalError
-from bgpi.hal.geometry import Geometry
+from bgpi.hal.api import (
+    ButtonEvent,
+    Clock,
+    Closing,
+    Emit,
+    FaultEvent,
+    SensorEvent,
+    SensorFrame,
+    check_frame,
+)
+from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, HalError
+from bgpi.hal.geometry import Entry, Geometry
 from bgpi.words import (
     COLOUR_NAMES,
     PLAYERS,
@@ -36,6 +45,53 @@ from bgpi.words import (
 )
 
 Layout = Mapping[Zone, tuple[int, int]]
+
+
+def scrambled_geometry(
+    seed: int,
+    *,
+    spare: int = 0,
+    point_slots: int = 6,
+    bar_slots: int = 4,
+    tray_slots: int = 0,
+) -> Geometry:
+    """A board wired in an order of its own: the switches of :meth:`Geometry.default` on the
+    chain inputs in a shuffled order drawn from ``seed``, with ``spare`` inputs wired to
+    nothing among them. It stands in for a builder's board (``bgpi calibrate
+    --sim-wiring-seed``)."""
+    if spare < 0:
+        raise ValueError(f"spare is {spare}, expected 0 or more")
+    switches: list[Entry | None] = list(
+        Geometry.default(point_slots=point_slots, bar_slots=bar_slots, tray_slots=tray_slots).bits
+    )
+    switches += [None] * spare
+    random.Random(seed).shuffle(switches)
+    return Geometry(tuple(switches), point_slots, bar_slots, tray_slots)
+
+
+@dataclass(frozen=True, slots=True)
+class WiringFaults:
+    """Faults of a simulated chain, as a builder's soldering makes them: ``dead`` inputs
+    never close, ``stuck`` ones are always closed, and each ``crossed`` pair is shorted, so
+    either switch closes both inputs."""
+
+    dead: frozenset[int] = frozenset()
+    stuck: frozenset[int] = frozenset()
+    crossed: tuple[tuple[int, int], ...] = ()
+
+    def apply(self, bits: int) -> int:
+        """What the chain reads when the switches are ``bits``."""
+        for first, second in self.crossed:
+            if bits >> first & 1 or bits >> second & 1:
+                bits |= 1 << first | 1 << second
+        for bit in self.dead:
+            bits &= ~(1 << bit)
+        for bit in self.stuck:
+            bits |= 1 << bit
+        return bits
+
+    def __bool__(self) -> bool:
+        return bool(self.dead or self.stuck or self.crossed)
 
 
 class ManualClock:
@@ -140,6 +196,10 @@ class SimBoard(Closing):
         self._emitted: int | None = None
         self._closed = False
         self._lock = threading.RLock()
+        # Faults of the chain's wiring (a dead, stuck or crossed input): what is read, not
+        # what the switches do. Set it to break the board, and back to repair it.
+        self.faults = WiringFaults()
+        self._outage: str | None = None
 
     # -- the Sensors protocol -------------------------------------------------------------
 
@@ -158,16 +218,40 @@ class SimBoard(Closing):
             self._publish(self.clock())
 
     def read(self) -> SensorFrame:
-        """The switches now."""
+        """The switches now; :class:`BackendUnavailableError` while :meth:`fail` holds."""
         with self._lock:
             self._check_open()
+            if self._outage is not None:
+                raise BackendUnavailableError(self._outage)
             self.pump()
-            return SensorFrame(self._bits, self.nbits, self.clock())
+            return SensorFrame(self.faults.apply(self._bits), self.nbits, self.clock())
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
             self._emit = None
+
+    def fail(self, message: str = "the simulated board stopped answering") -> None:
+        """Stop answering, as a real board whose cable is pulled: a :class:`FaultEvent` with
+        ``message``, and no frame until :meth:`recover`."""
+        with self._lock:
+            self._check_open()
+            if self._outage is None and self._emit is not None:
+                self._emit(FaultEvent("sensors", message, self.clock()))
+            self._outage = message
+
+    def recover(self) -> None:
+        """Answer again: the current frame (if it changed), then the recovery's
+        :class:`FaultEvent`."""
+        with self._lock:
+            self._check_open()
+            if self._outage is None:
+                return
+            self._outage = None
+            self.pump()
+            self._publish(self.clock())
+            if self._emit is not None:
+                self._emit(FaultEvent("sensors", None, self.clock()))
 
     # -- time -----------------------------------------------------------------------------
 
@@ -249,6 +333,17 @@ class SimBoard(Closing):
             self._follow((dst,), now + (len(passes) + 1) * self.slide_step)
             self.pump()
             return moved
+
+    def put_on(self, zone: Zone, slot: int, colour: int) -> None:
+        """Set a checker on ``slot`` of ``zone`` itself, the lower slots left as they are (as
+        the calibration asks the builder to)."""
+        with self._lock:
+            self._begin()
+            pile = self._zone(zone)
+            if not 0 <= slot < len(pile.slots) or pile.slots[slot] is not None:
+                raise HalError(f"{zone_name(zone)} slot {slot} is not a free slot")
+            pile.slots[slot] = _colour(colour)
+            self._follow((zone,), self.clock())
 
     def knock(self, zone: Zone, slot: int | None = None, *, by: int | None = 1) -> None:
         """Bump the checker on ``slot`` (default: the outermost one on a switch) ``by`` slots
@@ -395,9 +490,10 @@ class SimBoard(Closing):
         heapq.heappush(self._pending, _Change(time, self._seq, bit, closed))
 
     def _publish(self, at: float) -> None:
-        if self._emit is not None and self._bits != self._emitted:
-            self._emitted = self._bits
-            self._emit(SensorEvent(SensorFrame(self._bits, self.nbits, at)))
+        bits = self.faults.apply(self._bits)
+        if self._outage is None and self._emit is not None and bits != self._emitted:
+            self._emitted = bits
+            self._emit(SensorEvent(SensorFrame(bits, self.nbits, at)))
 
 
 def _colour(colour: int) -> int:

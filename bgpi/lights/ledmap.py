@@ -1,7 +1,7 @@
 """Which pixel of the strip lights what: the LED map.
 
 Every builder lays the strip differently, so the map is configuration. It gives, for each zone
-of :mod:`bgpi.hal.geometry` (points 1-24, 25 white bar, 26 black bar, 27 white tray, 28 black
+of :mod:`bgpi.geometry` (points 1-24, 25 white bar, 26 black bar, 27 white tray, 28 black
 tray), the pixels along it from its base to its tip, and for each named area (:data:`AREAS`)
 its pixels from the first (where bar graphs start) to the last.
 

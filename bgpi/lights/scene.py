@@ -4,7 +4,7 @@ The table builds a scene from its state; the renderer (:mod:`bgpi.lights.render`
 pixel colours. A scene says nothing about pixels, colours or time, so the table never needs to
 know how the board is wired or what blinks.
 
-Zones are the board's printed numbering (:mod:`bgpi.hal.geometry`): points 1-24, 25 the white
+Zones are the board's printed numbering (:mod:`bgpi.geometry`): points 1-24, 25 the white
 bar, 26 the black bar, 27 the white tray, 28 the black tray. Players are 0 (White), 1 (Black).
 """
 
@@ -12,34 +12,39 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from bgpi.lights.errors import SceneError
 from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, TRAY_BLACK, ZONES, zone_name
 
-ROLL: Final = "roll"
-DOUBLE: Final = "double"
-TAKE: Final = "take"
-DROP: Final = "drop"
-BEAVER: Final = "beaver"
-END_TURN: Final = "end turn"
-CONFIRM: Final = "confirm"
-NEXT: Final = "next"
-ACKNOWLEDGE: Final = "acknowledge"
-NEW_GAME: Final = "new game"
-BUTTON_MEANINGS: Final = (
-    ROLL,
-    DOUBLE,
-    TAKE,
-    DROP,
-    BEAVER,
-    END_TURN,
-    CONFIRM,
-    NEXT,
-    ACKNOWLEDGE,
-    NEW_GAME,
-)
-"""What a press of a button does now; each has its own colour and blink at the button."""
+
+class Meaning(StrEnum):
+    """What a press of a button does now; each has its own colour and blink at the button."""
+
+    ROLL = "roll"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    END_TURN = "end turn"
+    CONFIRM = "confirm"
+    NEXT = "next"
+    ACKNOWLEDGE = "acknowledge"
+    NEW_GAME = "new game"
+
+
+ROLL: Final = Meaning.ROLL
+DOUBLE: Final = Meaning.DOUBLE
+TAKE: Final = Meaning.TAKE
+DROP: Final = Meaning.DROP
+BEAVER: Final = Meaning.BEAVER
+END_TURN: Final = Meaning.END_TURN
+CONFIRM: Final = Meaning.CONFIRM
+NEXT: Final = Meaning.NEXT
+ACKNOWLEDGE: Final = Meaning.ACKNOWLEDGE
+NEW_GAME: Final = Meaning.NEW_GAME
+BUTTON_MEANINGS: Final = tuple(Meaning)
 
 WRONG: Final = "wrong"
 NO_MOVE: Final = "no move"

@@ -19,8 +19,8 @@ from typing import Final
 from bgpi.rules.dice import check_roll
 from bgpi.rules.position import BAR, OFF, Position
 
-# A position as the generator handles it: (player, opponent) count tuples.
-_Key = tuple[tuple[int, ...], tuple[int, ...]]
+# A sequence's end as the generator records it: the moves and the two sides they leave.
+_End = tuple[tuple["Move", ...], tuple[int, ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,23 +52,13 @@ class Play:
 
 
 # The slot descriptors set a frozen instance's fields faster than the dataclass __init__,
-# which matters when one roll yields thousands of plays.
+# which matters when one roll yields thousands of plays: the generator's results are trusted,
+# as it only makes valid positions.
 _set_moves = Play.__dict__["moves"].__set__
 _set_result = Play.__dict__["result"].__set__
 _set_player = Position.__dict__["player"].__set__
 _set_opponent = Position.__dict__["opponent"].__set__
 _new = object.__new__
-
-
-def _play(moves: tuple[Move, ...], player: tuple[int, ...], opponent: tuple[int, ...]) -> Play:
-    """A play and its result, trusted: the generator only makes valid positions."""
-    result = _new(Position)
-    _set_player(result, player)
-    _set_opponent(result, opponent)
-    play = _new(Play)
-    _set_moves(play, moves)
-    _set_result(play, result)
-    return play
 
 
 def apply_move(pos: Position, move: Move) -> Position:
@@ -100,19 +90,23 @@ def legal_plays(pos: Position, dice: Sequence[int]) -> list[Play]:
     Both dice must be used if they can; if only one can, the larger if it can; a double gives
     four moves, as many as can be played. When nothing can move, the one play has no moves.
     """
-    return [_play(moves, player, opponent) for (player, opponent), moves in _legal(pos, dice)]
-
-
-def _legal(pos: Position, dice: Sequence[int]) -> list[tuple[_Key, tuple[Move, ...]]]:
-    """The legal plays as (result key, moves): the sequences that use the most dice, and
-    when that is one die of two, those that use the larger if any can."""
     d1, d2 = check_roll(dice)
-    found, most = _sequences(pos, d1, d2)
-    keep = [(key, moves) for key, moves in found.items() if len(moves) == most]
+    found, most = _sequences(pos, d1) if d1 == d2 else _two_dice(pos, d1, d2)
+    ends = [end for end in found.values() if len(end[0]) == most]
     if most == 1 and d1 != d2:
-        larger = [(key, moves) for key, moves in keep if moves[0].die == max(d1, d2)]
-        keep = larger or keep
-    return keep
+        # Only one die of two can be played: the larger, if it can be.
+        larger = [end for end in ends if end[0][0].die == max(d1, d2)]
+        ends = larger or ends
+    found_plays = []
+    for moves, player, opponent in ends:  # _play, inlined: heavy rolls give thousands
+        result = _new(Position)
+        _set_player(result, player)
+        _set_opponent(result, opponent)
+        play = _new(Play)
+        _set_moves(play, moves)
+        _set_result(play, result)
+        found_plays.append(play)
+    return found_plays
 
 
 def _sources(player: Sequence[int]) -> list[int]:
@@ -160,23 +154,38 @@ _MOVES: Final = [
 ]
 
 
+# What a move adds to a result's short key (below). The key starts at 0 and adds, for each
+# index, the change in the mover's count there times 16**index: a turn changes a count by at
+# most 4, and digits from -7 to 8 write each integer one way only, so equal keys are equal
+# mover sides. A hit adds its point's bit above those (a point is hit at most once a turn: the
+# blot goes to the bar and cannot come back before the turn ends), past a guard of 4 bits, so
+# that the sum of those digits, negative or not, never reaches it.
+_NIBBLES: Final = 4 * (BAR + 1) + 4
+_SHIFT: Final = [
+    [(1 << (4 * dst)) - (1 << (4 * src)) for dst in range(BAR + 1)] for src in range(BAR + 1)
+]
+_HIT: Final = [1 << (_NIBBLES + dst) for dst in range(BAR + 1)]
+
+
 def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
-    pos: Position, d1: int, d2: int
-) -> tuple[dict[_Key, tuple[Move, ...]], int]:
-    """Depth first over the move sequences of a roll: for each position where a sequence must
-    stop, the longest sequence that reaches it; and the most moves any sequence makes.
+    pos: Position, die: int
+) -> tuple[dict[int, _End], int]:
+    """Depth first over the move sequences of a double of ``die``: for each position where a
+    sequence must stop, the longest sequence that reaches it and the position's two sides;
+    and the most moves any sequence makes.
 
     The hot path of the whole product, so it works in place on two lists, passes down the
     list of points that may hold checkers instead of scanning all 24, and inlines the step
-    rules of :func:`_step` (which :func:`legal_moves` and :func:`apply_move` use).
+    rules of :func:`_step` (which :func:`legal_moves` and :func:`apply_move` use). Results are
+    told apart by a short integer key kept up to date move by move (a few additions), so a
+    sequence's end costs a small-int hash, and the sides are copied once per new result.
     """
     player, opponent = list(pos.player), list(pos.opponent)
-    found: dict[_Key, tuple[Move, ...]] = {}
+    found: dict[int, _End] = {}
     longest = 0  # a sequence shorter than one already found can never be legal
-    doubles = d1 == d2
 
     def visit(  # noqa: C901, PLR0912
-        dice: tuple[int, ...], depth: int, sources: list[int], moves: tuple[Move, ...]
+        dice: tuple[int, ...], depth: int, sources: list[int], moves: tuple[Move, ...], key: int
     ) -> None:
         nonlocal longest
         moved = False
@@ -196,25 +205,30 @@ def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
             else:
                 dst = OFF
             moved = True
+            hit = dst != OFF and opponent[BAR - dst] == 1
+            after = key + _SHIFT[src][dst] + _HIT[dst] if hit else key + _SHIFT[src][dst]
+            if last:
+                longest = depth + 1
+                seen = found.get(after)
+                if seen is not None:
+                    # Keep the longest way to a result: bearing off the last checker with one
+                    # die reaches the same end as using both, and only using both is legal.
+                    if len(seen[0]) <= depth:
+                        found[after] = ((*moves, _MOVES[src][die][hit]), seen[1], seen[2])
+                    continue
             player[src] -= 1
             player[dst] += 1
-            hit = dst != OFF and opponent[BAR - dst] == 1
             if hit:
                 opponent[BAR - dst] = 0
                 opponent[BAR] += 1
             if last:  # every die played: record here rather than pay for one more call
-                longest = depth + 1
-                key = (tuple(player), tuple(opponent))
-                # Keep the longest way to a result: bearing off the last checker with one
-                # die reaches the same end as using both, and only using both is legal.
-                if key not in found or len(found[key]) <= depth:
-                    found[key] = (*moves, _MOVES[src][die][hit])
+                found[after] = ((*moves, _MOVES[src][die][hit]), tuple(player), tuple(opponent))
             else:
-                # Doubles go on from this source down only (see the module's docstring).
-                rest = sources[index:] if doubles else sources
+                # Go on from this source down only (see the module's docstring).
+                rest = sources[index:]
                 if dst != OFF and dst not in rest:
                     rest = sorted((*rest, dst), reverse=True)
-                visit(dice, depth + 1, rest, (*moves, _MOVES[src][die][hit]))
+                visit(dice, depth + 1, rest, (*moves, _MOVES[src][die][hit]), after)
             player[src] += 1
             player[dst] -= 1
             if hit:
@@ -222,14 +236,98 @@ def _sequences(  # noqa: C901, PLR0915 (the hot path: inlined on purpose)
                 opponent[BAR] -= 1
         if not moved and depth >= longest:
             longest = depth
-            key = (tuple(player), tuple(opponent))
-            if key not in found or depth > len(found[key]):
-                found[key] = moves
+            seen = found.get(key)
+            if seen is None:
+                found[key] = (moves, tuple(player), tuple(opponent))
+            elif depth > len(seen[0]):
+                found[key] = (moves, seen[1], seen[2])
 
     occupied = [src for src in range(BAR, 0, -1) if player[src]]
-    if doubles:
-        visit((d1,) * 4, 0, occupied, ())
-    else:
-        visit((d1, d2), 0, occupied, ())
-        visit((d2, d1), 0, occupied, ())
+    visit((die,) * 4, 0, occupied, (), 0)
+    return found, longest
+
+
+def _two_dice(  # noqa: C901, PLR0912, PLR0915 (the hot path: inlined on purpose)
+    pos: Position, d1: int, d2: int
+) -> tuple[dict[int, _End], int]:
+    """:func:`_sequences` for two different dice: the same ends in the same order, as two
+    nested loops over local lists rather than a recursive closure, which saves a call and
+    the closure's cell lookups per first move (a fifth of a typical roll's time)."""
+    player, opponent = list(pos.player), list(pos.opponent)
+    found: dict[int, _End] = {}
+    longest = 0
+    occupied = [src for src in range(BAR, 0, -1) if player[src]]
+    for first, second in ((d1, d2), (d2, d1)):
+        moved = False
+        for src in occupied:
+            if not player[src]:
+                continue
+            if player[BAR] and src != BAR:
+                break  # the bar sorts first; nothing else moves while it holds a checker
+            dst = src - first
+            if dst > 0:
+                if opponent[BAR - dst] > 1:
+                    continue
+            elif any(player[7:]) or (dst < 0 and any(player[src + 1 : 7])):
+                continue
+            else:
+                dst = OFF
+            moved = True
+            hit = dst != OFF and opponent[BAR - dst] == 1
+            key = _SHIFT[src][dst] + _HIT[dst] if hit else _SHIFT[src][dst]
+            move = _MOVES[src][first][hit]
+            player[src] -= 1
+            player[dst] += 1
+            if hit:
+                opponent[BAR - dst] = 0
+                opponent[BAR] += 1
+            rest = occupied
+            if dst != OFF and dst not in occupied:
+                rest = sorted((*occupied, dst), reverse=True)
+            moved2 = False
+            for src2 in rest:
+                if not player[src2]:
+                    continue
+                if player[BAR] and src2 != BAR:
+                    break
+                dst2 = src2 - second
+                if dst2 > 0:
+                    if opponent[BAR - dst2] > 1:
+                        continue
+                elif any(player[7:]) or (dst2 < 0 and any(player[src2 + 1 : 7])):
+                    continue
+                else:
+                    dst2 = OFF
+                moved2 = True
+                longest = 2
+                hit2 = dst2 != OFF and opponent[BAR - dst2] == 1
+                after = key + _SHIFT[src2][dst2] + _HIT[dst2] if hit2 else key + _SHIFT[src2][dst2]
+                seen = found.get(after)
+                if seen is not None:
+                    # The longest way to a result: see _sequences.
+                    if len(seen[0]) <= 1:
+                        found[after] = ((move, _MOVES[src2][second][hit2]), seen[1], seen[2])
+                    continue
+                player[src2] -= 1
+                player[dst2] += 1
+                if hit2:
+                    opponent[BAR - dst2] = 0
+                    opponent[BAR] += 1
+                found[after] = ((move, _MOVES[src2][second][hit2]), tuple(player), tuple(opponent))
+                player[src2] += 1
+                player[dst2] -= 1
+                if hit2:
+                    opponent[BAR - dst2] = 1
+                    opponent[BAR] -= 1
+            if not moved2 and longest <= 1:  # the second die cannot follow this first move
+                longest = 1
+                if key not in found:
+                    found[key] = ((move,), tuple(player), tuple(opponent))
+            player[src] += 1
+            player[dst] -= 1
+            if hit:
+                opponent[BAR - dst] = 1
+                opponent[BAR] -= 1
+        if not moved and longest == 0 and 0 not in found:  # neither die moves: no move at all
+            found[0] = ((), tuple(player), tuple(opponent))
     return found, longest

@@ -1,7 +1,10 @@
 """The move tracker: from settled observations of the board to legal plays.
 
 Once per roll it builds the tree of legal partial plays and indexes every state by the
-observation it gives. Each settled observation is then answered from that index:
+observation it gives: when an answer first needs them, or when the caller has idle time
+(:meth:`TurnTracker.prepare`), since the first observation after a roll is nearly always the
+untouched start, which is answered without them. Each settled observation is then answered
+from that index:
 
 * **at node**: the board shows a legal partial or complete play;
 * **in flight**: the board is a legal state with one or two checkers in the players' hands
@@ -24,16 +27,18 @@ from functools import cached_property
 from typing import Final
 
 from bgpi.rules import packed
-from bgpi.rules.dice import Roll
+from bgpi.rules.dice import Roll, dice_to_move
 from bgpi.rules.packed import BITS, FIELD, ONE, OPP_BAR
-from bgpi.rules.plays import Play
+from bgpi.rules.plays import Play, apply_move, legal_plays
 from bgpi.rules.position import BAR, OFF, Position
-from bgpi.rules.tree import PlayTree, partial_plays
+from bgpi.rules.tree import PartialPlay, PlayTree, partial_plays
 from bgpi.sensing.board import BoardDiff, Observation, board_diff, zone_of
 
 FRAME: Final = 28  # bytes of a mover-frame observation
 _POINTS: Final = packed.mask(1, 24)
 _BARS: Final = packed.mask(BAR, OPP_BAR)
+_MOVER_ZONES: Final = packed.mask(1, BAR)  # the mover's points and bar
+_OPP_POINTS: Final = BITS * packed.OPP_BASE  # the opponent on the mover's points, shifted down
 _OPP_TRAY: Final = 27
 _TOP_BITS: Final = int.from_bytes(b"\x80" * FRAME, "little")
 # One or two checkers in hand, from any of the mover's points or the bar, and what adding
@@ -69,28 +74,74 @@ class Reading:
     diff: BoardDiff = field(default_factory=BoardDiff)
 
 
+@dataclass(frozen=True, slots=True)
+class _Lookup:
+    """The tree indexed for answers: each node's packed state and frame, the nodes of each
+    frame, each (state, dice left) and each complete play's result to its node."""
+
+    states: tuple[int, ...]
+    frames: list[int]
+    by_frame: dict[int, list[int]]
+    keys: dict[tuple[int, tuple[int, ...]], int]
+    ends: dict[int, int]
+
+
 class TurnTracker:
     """Everything the tracker knows about one turn, prepared once per roll."""
 
     def __init__(self, start: Position, roll: Roll, mover: int, caps: Sequence[int]) -> None:
         self.start, self.roll, self.mover = start, roll, mover
-        self.tree: PlayTree = partial_plays(start, roll)
         self._zones = _frame_zones(mover)
         self._caps = bytes(caps[zone] for zone in self._zones)
         # Adding 127 - cap to each byte sets its top bit exactly where a count passes its cap
         # (counts never exceed 15, so no byte carries into the next): one test for all zones.
         self._over = int.from_bytes(bytes(127 - cap for cap in self._caps), "little")
+        self._cap_frame = int.from_bytes(self._caps, "little")
         self._sensed_trays = self._caps[OFF] > 0 or self._caps[_OPP_TRAY] > 0
-        self._states = [node.state for node in self.tree.nodes]
-        self._index = {
-            (state, node.dice_left): i
-            for i, (state, node) in enumerate(zip(self._states, self.tree.nodes, strict=True))
-        }
-        self._frames = [self._frame_of(state) for state in self._states]
-        self._by_frame: dict[int, list[int]] = {}
-        for i, frame in enumerate(self._frames):
-            self._by_frame.setdefault(frame, []).append(i)
+        # The tree and its index wait until an answer needs them: the first observation after
+        # the roll is almost always the untouched start, answered from these alone, so the
+        # dice light up at once and the tree is built while the hand reaches for a checker.
+        self._root = packed.pack(start)
+        self._root_frame = self._frame_of(self._root)
+        # Whether no zone the mover has checkers on holds more than its slots (see _at_root).
+        self._root_alone = not ((self._root & _MOVER_ZONES) + self._over) & _TOP_BITS
         self._dests: dict[tuple[int, int], frozenset[int]] = {}
+
+    def prepare(self) -> None:
+        """Build the tree and its index now (each answer builds them when it first needs them):
+        for a caller with idle time between the roll and the first move."""
+        self._lookup  # noqa: B018 (built on first access)
+
+    @cached_property
+    def tree(self) -> PlayTree:
+        """Every legal partial play of the roll, built on first use."""
+        return partial_plays(self.start, self.roll)
+
+    @cached_property
+    def _lookup(self) -> _Lookup:
+        tree = self.tree
+        states = tree.states
+        ending = len(tree.lefts[0]) - tree.most  # the dice left where a legal play ends
+        frames = [self._frame_of(state) for state in states] if self._sensed_trays else []
+        if not frames:  # _frame_of without the trays, inlined: thousands of states a roll
+            over, top, caps = self._over, _TOP_BITS, self._cap_frame
+            for state in states:
+                frame = (state & _POINTS) + ((state >> _OPP_POINTS) & _POINTS) + (state & _BARS)
+                saturated = (frame + over) & top
+                if saturated:
+                    full = (saturated >> 7) * FIELD
+                    frame += (caps & full) - (frame & full)
+                frames.append(frame)
+        by_frame: dict[int, list[int]] = {}
+        for i, frame in enumerate(frames):
+            by_frame.setdefault(frame, []).append(i)
+        return _Lookup(
+            states=states,
+            frames=frames,
+            by_frame=by_frame,
+            keys={key: i for i, key in enumerate(zip(states, tree.lefts, strict=True))},
+            ends={state: i for i, state in enumerate(states) if len(tree.lefts[i]) == ending},
+        )
 
     # -- answers -----------------------------------------------------------------------
 
@@ -98,20 +149,22 @@ class TurnTracker:
         """Answer a settled observation. ``near``: the node the board last showed, which the
         wrong-board guidance prefers as the state to return to."""
         frame = self._pack(observation)
-        nodes = self._by_frame.get(frame)
+        if frame == self._root_frame and self._root_alone and "_lookup" not in self.__dict__:
+            return self._at_root()
+        nodes = self._lookup.by_frame.get(frame)
         if nodes:
             return Reading(
                 Kind.AT_NODE,
                 tuple(nodes),
-                complete=tuple(i for i in nodes if self.tree.nodes[i].complete),
+                complete=tuple(i for i in nodes if self.tree.is_complete(i)),
                 destinations=self._landing(frame, exclude=nodes),
             )
         flights = list(self._flights(frame))
         if flights:
             # "8/7, then the checker on 7 lifted" looks like "the checker on 8 lifted": every
             # explanation adds destinations, the one with the fewest moves names the source.
-            fewest = min(len(self.tree.nodes[node].moves) for node, _, _ in flights)
-            first = [f for f in flights if len(self.tree.nodes[f[0]].moves) == fewest]
+            fewest = min(self.tree.depth(node) for node, _, _ in flights)
+            first = [f for f in flights if self.tree.depth(f[0]) == fewest]
             return Reading(
                 Kind.IN_FLIGHT,
                 tuple(dict.fromkeys(node for node, _, _ in first + flights)),
@@ -123,7 +176,7 @@ class TurnTracker:
 
     def expected(self, node: int) -> Observation:
         """The observation of ``node``, in zones."""
-        raw = self._frames[node].to_bytes(FRAME, "little")
+        raw = self._lookup.frames[node].to_bytes(FRAME, "little")
         counts = [0] * (max(self._zones) + 1)
         for index, zone in enumerate(self._zones):
             counts[zone] = raw[index]
@@ -131,15 +184,66 @@ class TurnTracker:
 
     def play(self, node: int) -> Play:
         """The play that ends at ``node`` (one order of its moves)."""
-        partial = self.tree.nodes[node]
+        partial = self.node(node)
         return Play(partial.moves, partial.result)
+
+    def node(self, index: int) -> PartialPlay:
+        """The partial play at node ``index``; the start (0) is known before the tree is built,
+        so showing the dice does not wait for it."""
+        if index == 0 and "tree" not in self.__dict__:
+            return self._start_node
+        return self.tree.node(index)
+
+    def ends_at(self, result: Position) -> int | None:
+        """The node where the legal play leaving ``result`` ends, or None if no legal play of
+        the roll leaves it: checks a committed play without generating the plays again."""
+        return self._lookup.ends.get(packed.pack(result))
+
+    def is_legal(self, play: Play) -> bool:
+        """Whether ``play``'s moves can be played one by one from the start and leave what a
+        legal play of the roll leaves: the check ``legal_plays`` gave, from the index once
+        the tree is built (as it is by the time a play is made on the board)."""
+        position = self.start
+        try:
+            for move in play.moves:
+                position = apply_move(position, move)
+        except ValueError:
+            return False
+        if position != play.result:
+            return False
+        if "_lookup" in self.__dict__:
+            return self.ends_at(position) is not None
+        # No answer has needed the tree yet (a journal being replayed): the generator finds
+        # the results sooner than the tree is built.
+        return position in {legal.result for legal in legal_plays(self.start, self.roll)}
+
+    @cached_property
+    def _start_node(self) -> PartialPlay:
+        left = tuple(sorted(dice_to_move(self.roll), reverse=True))
+        return PartialPlay((), self._root, left, complete=not self._can_move())
+
+    def _can_move(self) -> bool:
+        """Whether any die of the roll can be played at the start (else the play is empty)."""
+        return any(
+            packed.step(self._root, src, die) is not None
+            for die in set(self.roll)
+            for src in packed.sources(self._root)
+        )
+
+    def _at_root(self) -> Reading:
+        """The reading of the untouched start, when no zone the mover has checkers on holds
+        more than its slots: then no other state looks the same, nor the same plus a checker
+        in hand, so the tree is not needed. For every move empties some of its source for
+        good, and the highest source a state has moved from shows fewer checkers than at the
+        start, its count there being below the slots."""
+        return Reading(Kind.AT_NODE, (0,), complete=(0,) if self._start_node.complete else ())
 
     @cached_property
     def root_destinations(self) -> dict[int, frozenset[int]]:
         """For each zone the mover may lift a checker from at the start, where it may go."""
         return {
             self._zone(src): frozenset(self._zone(d) for d in self._destinations(0, src))
-            for src in packed.sources(self._states[0])
+            for src in packed.sources(self._root)
             if self._destinations(0, src)
         }
 
@@ -158,7 +262,7 @@ class TurnTracker:
         if raw[OPP_BAR]:  # the blot put on the bar before (or while) the hitter moves
             patterns += [(lifted, (OPP_BAR,), offset - ONE[OPP_BAR]) for lifted, offset in _LIFTS]
         for lifted, placed, offset in patterns:
-            for node in self._by_frame.get(frame + offset, ()):
+            for node in self._lookup.by_frame.get(frame + offset, ()):
                 destinations = self._explain(node, lifted, placed)
                 if destinations is not None:
                     yield node, tuple(self._zone(z) for z in lifted), destinations
@@ -168,7 +272,7 @@ class TurnTracker:
     ) -> frozenset[int] | None:
         """The destinations if hands moving from ``node`` can leave checkers lifted from
         ``lifted`` (and put on ``placed``), else None."""
-        state = self._states[node]
+        state = self._lookup.states[node]
         movers = [z for z in lifted if packed.count(state, z) and self._destinations(node, z)]
         blots = [z for z in lifted if z not in movers and self._hittable(node, z)]
         if len(movers) + len(blots) < len(lifted):
@@ -187,7 +291,7 @@ class TurnTracker:
             return frozenset()
         found: set[int] = set()
         for z in range(1, BAR + 1):
-            for node in self._by_frame.get(frame + ONE[z], ()):
+            for node in self._lookup.by_frame.get(frame + ONE[z], ()):
                 if node not in exclude:
                     found |= {self._zone(d) for d in self._destinations(node, z)}
         return frozenset(found)
@@ -199,14 +303,15 @@ class TurnTracker:
         found = self._dests.get(key)
         if found is None:
             collected: set[int] = set()
-            if packed.count(self._states[node], src):
-                self._follow(self._states[node], self.tree.nodes[node].dice_left, src, collected)
+            state = self._lookup.states[node]
+            if packed.count(state, src):
+                self._follow(state, self.tree.lefts[node], src, collected)
             found = self._dests[key] = frozenset(collected)
         return found
 
     def _hittable(self, node: int, point: int) -> bool:
         """Whether an opposing blot on the mover's ``point`` is hit by some legal way on."""
-        state = self._states[node]
+        state = self._lookup.states[node]
         if not 1 <= point <= 24 or packed.count(state, packed.OPP_BASE + point) != 1:
             return False
         return any(point in self._destinations(node, src) for src in packed.sources(state))
@@ -219,7 +324,7 @@ class TurnTracker:
             after, dst, _ = moved
             index = left.index(die)
             rest = left[:index] + left[index + 1 :]
-            if (after, rest) in self._index:
+            if (after, rest) in self._lookup.keys:
                 found.add(dst)
                 if dst != OFF:
                     self._follow(after, rest, dst, found)
@@ -239,7 +344,7 @@ class TurnTracker:
         raw = frame.to_bytes(FRAME, "little")
 
         def distance(node: int) -> tuple[int, int]:
-            other = self._frames[node].to_bytes(FRAME, "little")
+            other = self._lookup.frames[node].to_bytes(FRAME, "little")
             return sum(abs(a - b) for a, b in zip(raw, other, strict=True)), node != near
 
         return min(sorted(candidates), key=distance)
@@ -248,13 +353,15 @@ class TurnTracker:
 
     def _frame_of(self, state: int) -> int:
         """The mover-frame observation of a packed position, saturated at the slots."""
-        frame = (state & _POINTS) + ((state >> (BITS * 26)) & _POINTS) + (state & _BARS)
+        frame = (state & _POINTS) + ((state >> _OPP_POINTS) & _POINTS) + (state & _BARS)
         if self._sensed_trays:
             frame += (state & FIELD) + (((state >> (BITS * 51)) & FIELD) << (BITS * _OPP_TRAY))
-        if not (frame + self._over) & _TOP_BITS:
+        over = (frame + self._over) & _TOP_BITS
+        if not over:
             return frame
-        raw = frame.to_bytes(FRAME, "little")
-        return int.from_bytes(bytes(map(min, raw, self._caps)), "little")
+        # Each byte over its cap becomes the cap: its top bit, spread to the whole byte.
+        full = (over >> 7) * FIELD
+        return frame - (frame & full) + (self._cap_frame & full)
 
     def _pack(self, observation: Observation) -> int:
         return int.from_bytes(bytes(observation[zone] for zone in self._zones), "little")

@@ -8,7 +8,6 @@ a thread of its own, for the tests and the screenshot script.
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
@@ -22,6 +21,7 @@ from bgpi.driver import Journal as JournalProtocol
 from bgpi.records import MatchStarted, Record
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase
+from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.server import Hub
 from bgpi.web.session import SimSession
@@ -44,13 +44,22 @@ class Address:
 
     @property
     def url(self) -> str:
-        host = self.host
-        if host in ("0.0.0.0", "::", ""):  # every interface: name this machine
-            host = socket.gethostname()
-        elif ":" in host:
-            host = f"[{host}]"
+        """The address to open: on a bind to every interface, the first of :attr:`urls`."""
+        return self.urls[0]
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        """Every address that reaches the page: on a bind to every interface, this machine's
+        IPv4 addresses and then its mDNS name (a phone resolves no bare host name)."""
+        hosts: tuple[str, ...] = (self.host,)
+        if self.host in ("0.0.0.0", "::", ""):
+            hosts = reachable_hosts()
         query = f"?token={self.token}" if self.token else ""
-        return f"http://{host}:{self.port}/{query}"
+        return tuple(f"http://{_bracketed(host)}:{self.port}/{query}" for host in hosts)
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
 
 
 def new_session(
@@ -107,31 +116,32 @@ def run_sim(
     host: str,
     port: int,
     seed: int,
-    state_dir: Path | None = None,
-    say: Callable[[str], None] | None = None,
+    state_dir: Path,
+    match: MatchStarted | None = None,
 ) -> int:
-    """``bgpi sim``: serve until interrupted. With ``state_dir`` the match is kept in its
-    journal and an unfinished one resumes."""
+    """``bgpi sim``: serve until interrupted. The match is kept in the journal in
+    ``state_dir``: an unfinished one resumes, else a new ``match`` (default: the config's)
+    starts."""
     from bgpi.app import JOURNAL_NAME, resume_records  # noqa: PLC0415 (the app's only when asked)
     from bgpi.store import Journal  # noqa: PLC0415
 
-    say = say or _say
     token = None if is_loopback(host) else new_token()
     with ExitStack() as stack:
-        journal = records = None
-        if state_dir is not None:
-            state_dir.mkdir(parents=True, exist_ok=True)
-            journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
-            matches = journal.matches()
-            if matches and not matches[-1].finished:
-                _, records = resume_records(config, journal)
-        session = new_session(config, seed=seed, records=records, journal=journal)
+        records = None
+        state_dir.mkdir(parents=True, exist_ok=True)
+        journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
+        matches = journal.matches()
+        if matches and not matches[-1].finished:
+            _, records = resume_records(config, journal)
+        session = new_session(config, seed=seed, records=records or match, journal=journal)
 
         def ready(address: Address) -> None:
-            say(f"bgpi sim: {address.url}")
+            _say(f"bgpi sim: {address.url}")
+            for url in address.urls[1:]:
+                _say(f"bgpi sim: also {url}")
             if token is not None:
-                say("bgpi sim: bound to the network: every request needs the token above")
-            say(f"bgpi sim: seed {seed}; Ctrl-C stops")
+                _say("bgpi sim: bound to the network: every request needs the token above")
+            _say(f"bgpi sim: seed {seed}; Ctrl-C stops")
 
         with suppress(KeyboardInterrupt):  # Ctrl-C is how it stops
             asyncio.run(serve_sim(session, host=host, port=port, token=token, ready=ready))

@@ -26,6 +26,7 @@ from websockets.http11 import Request, Response
 
 from bgpi.export import MatExportError, export_mat
 from bgpi.records import Record
+from bgpi.web.addresses import phone_host
 from bgpi.web.auth import Guard
 from bgpi.web.qr import QrError, qr_svg
 
@@ -208,11 +209,12 @@ class Hub:
 
     def _qr(self, host: str) -> Response:
         """The address with its token as a QR code, for a phone: the address this browser
-        used, which reaches the board from its network. Only a network bind has one."""
+        used where a phone can resolve it, else this machine's own. Only a network bind has
+        one."""
         if self.token is None:
             return _response(http.HTTPStatus.NOT_FOUND, "no token here: the page is local\n")
         try:
-            svg = qr_svg(f"http://{host}/?token={self.token}")
+            svg = qr_svg(f"http://{phone_host(host)}/?token={self.token}")
         except QrError as exc:
             return _response(http.HTTPStatus.NOT_FOUND, f"bgpi: {exc}\n")
         return _response(http.HTTPStatus.OK, svg, "image/svg+xml")

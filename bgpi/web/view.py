@@ -12,7 +12,7 @@ Three messages, each a JSON object with a ``type``:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -23,10 +23,21 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
 from bgpi.records import Record
+from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Phase, Table
+from bgpi.table import Guided, Phase, Table, active_rows
 from bgpi.view import scene_of
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, RGB, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
+from bgpi.words import (
+    BAR_BLACK,
+    BAR_WHITE,
+    BLACK,
+    RGB,
+    TRAY_BLACK,
+    TRAY_WHITE,
+    WHITE,
+    ZONES,
+    zone_name,
+)
 
 UNKNOWN: Final = 2
 """The colour of a checker the companion cannot tell (a switch closed where the game expects
@@ -134,36 +145,99 @@ def state_message(
     }
 
 
-def status(table: Table, scene: Scene) -> str:  # noqa: PLR0911 (a line per phase)
-    """One line saying what the table waits for."""
-    names, match = table.names, table.match
-    turn = match.turn
+def status(table: Table, scene: Scene) -> str:
+    """One line saying what the table waits for: the phase's sentence around what each button
+    does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, a backend
+    that stopped answering."""
+    if table.faults:
+        source, message = table.faults[0]
+        return (
+            f"The {source} stopped answering ({message}): nothing is decided until they are back."
+        )
     if scene.alert == "wrong":
         return "The board is wrong: take away what blinks red, add where blue winks."
-    if table.phase is Phase.SETUP:
-        return "Set up the board: blue winks where checkers are missing."
-    if table.phase is Phase.OPENING:
-        return "Opening roll: each player presses ROLL."
-    if turn is None:
-        winner = scene.winner
-        who = names[winner] if winner is not None else "Nobody"
-        if table.phase is Phase.MATCH_OVER:
-            return f"{who} wins the match. ROLL starts a new one."
-        return f"{who} wins the game. ROLL: the next game."
-    name, other = names[turn], names[1 - turn]
-    if table.phase is Phase.BEFORE_ROLL:
-        double = " or doubles (CUBE)" if match.may_double(turn) else ""
-        return f"{name} rolls (ROLL){double}."
-    if table.phase is Phase.DOUBLED:
-        return f"{name} doubles: {other} takes (ROLL) or drops (CUBE)."
-    if table.phase is Phase.CONFIRM:
-        return f"Which play did {name} make? ROLL confirms the one lit, CUBE shows the next."
-    dice = "-".join(str(d) for d in sorted(match.dice or (), reverse=True))
+    words = list(dict.fromkeys(row.words for _, row in active_rows(table)))
+    return _SENTENCES[table.phase](table, scene, words)
+
+
+def _either(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+
+
+def _setup(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return "Set up the board: blue winks where checkers are missing."
+
+
+def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return f"Opening roll: each player {_either(words)}."
+
+
+def _before_roll(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return f"{_on_roll(table)} {_either(words)}."
+
+
+def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    turn = _turn(table)
+    return f"{table.names[turn]} doubles: {table.names[1 - turn]} {_either(words)}."
+
+
+def _confirm(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return f"Which play did {_on_roll(table)} make? {', '.join(words)}."
+
+
+def _moving(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    name = _on_roll(table)
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
     if scene.alert == "no move":
-        return f"{name} rolled {dice} and cannot move: ROLL to pass."
-    if any(meaning == "end turn" for _, _, meaning in scene.prompts):
-        return f"{name} has played {dice}: ROLL ends the turn."
+        return f"{name} rolled {dice} and cannot move: {_either(words)}."
+    if words:
+        return f"{name} has played {dice}: {_either(words)}."
     return f"{name} plays {dice}: lift a checker to see where it may go."
+
+
+def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Guided)
+    seat = table.seats[turn].value
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    chosen = f"{table.names[turn]} ({seat}) plays {dice}: {format_moves(at.moves) or 'no move'}."
+    move = at.next_move
+    if move is None:
+        return chosen
+    src, dst = zone_name(zone_of(turn, move.src)), zone_name(zone_of(turn, move.dst))
+    return f"{chosen} Move {at.done + 1} of {len(at.moves)}: from {src} (blinking) to {dst}."
+
+
+def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    winner = scene.winner
+    who = table.names[winner] if winner is not None else "Nobody"
+    what = "match" if table.phase is Phase.MATCH_OVER else "game"
+    return f"{who} wins the {what}. {_either(words)}."
+
+
+def _turn(table: Table) -> int:
+    turn = table.match.turn
+    assert turn is not None
+    return turn
+
+
+def _on_roll(table: Table) -> str:
+    return table.names[_turn(table)]
+
+
+_SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
+    Phase.SETUP: _setup,
+    Phase.OPENING: _opening,
+    Phase.BEFORE_ROLL: _before_roll,
+    Phase.DOUBLED: _doubled,
+    Phase.MOVING: _moving,
+    Phase.CONFIRM: _confirm,
+    Phase.GUIDED: _guided,
+    Phase.ENDING: _setup,  # never shown: the end of the game follows in the same step
+    Phase.GAME_OVER: _over,
+    Phase.MATCH_OVER: _over,
+}
 
 
 # -- the checkers -----------------------------------------------------------------------------

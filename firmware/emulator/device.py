@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import threading
 import time
 import tty
@@ -30,6 +31,8 @@ from emulator.fakes import (
     make_micropython,
     make_sys,
 )
+from emulator.pyexec import Flash
+from emulator.repl import Repl
 from emulator.sandbox import Sandbox
 
 # The Pico's pins to the chain as hardware/pico.md wires them (a test holds board.py, this and
@@ -51,14 +54,26 @@ class Packet:
 
 
 class _Tx:
-    """``sys.stdout.buffer``: writes to the pty, doing to each packet what the test asked."""
+    """``sys.stdout.buffer``: writes to the pty, doing to each packet what the test asked.
+
+    The firmware writes a packet a byte at a time (``pico.UsbPort.pump``); the bytes of one
+    packet are gathered here and go out together, so a fault hits a whole packet. Anything
+    else (a traceback's text) goes out as written."""
 
     def __init__(self, emulator: Emulator, fd: int) -> None:
         self._emulator = emulator
         self._fd = fd
+        self._packet = bytearray()
 
     def write(self, data: bytes) -> int:
-        return self._emulator._transmit(self._fd, bytes(data))
+        data = bytes(data)
+        if not self._packet and not data.startswith(b"\x00"):
+            return self._emulator._transmit(self._fd, data)
+        self._packet += data
+        if len(self._packet) > 2 and self._packet.endswith(b"\x00"):
+            packet, self._packet = bytes(self._packet), bytearray()
+            self._emulator._transmit(self._fd, packet)
+        return len(data)
 
 
 class _Rx:
@@ -82,6 +97,7 @@ class Emulator:
     each way; ``boots`` counts power-ups and resets. ``nbits`` other than ``board.NBITS`` is
     set in the firmware's ``board`` module, as a builder would edit it; ``on_boot`` may change
     other firmware modules before ``main.py`` runs (a test's way to build an odd scanner).
+    ``watchdog=True`` lets the firmware's watchdog reset a hung (frozen) scanner.
     """
 
     def __init__(
@@ -91,15 +107,21 @@ class Emulator:
         *,
         seed: int = 0,
         on_boot: BootHook | None = None,
+        watchdog: bool = False,
     ) -> None:
         self.link = Path(link)
+        self.watchdog = watchdog
         self.on_boot = on_boot
         self.chain = Chain165(nbits)
         self.sent: list[Packet] = []
         self.received: list[Packet] = []
         self.boots = 0
+        self.resets = 0
         self.crashes: list[BaseException] = []
         self.in_repl = False
+        self.repl: Repl | None = None
+        # The Pico's file system as the REPL's tools see it (mpremote cp, sha256sum, ...).
+        self.flash = Flash()
         self.board: Board | None = None
         self._rng = random.Random(seed)
         self._faults: list[str] = []
@@ -231,6 +253,8 @@ class Emulator:
             self.boots += 1
             board = Board(self.chain, LATCH, SCK, MISO)
             self.board = board
+            if self.watchdog:
+                self._clock.bites = lambda b=board: b.watchdog is not None and b.watchdog.expired()
             stdin = Stream(self._master, _Rx(self, self._master))
             stdout = Stream(self._master, _Tx(self, self._master))
             sandbox = Sandbox(
@@ -262,7 +286,34 @@ class Emulator:
                 return
             # main() returned: the REPL's Ctrl-C arrived, the Pico now sits in its REPL.
             self.in_repl = True
-            return
+            if not self._serve_repl():
+                return
+            with self._lock:
+                self._clock = RealTime()
+            self.in_repl = False
+
+    def _serve_repl(self) -> bool:
+        """Be MicroPython's REPL until power-off (False) or the reset button (True)."""
+        clock = self._clock
+        assert clock is not None
+        master = self._master
+        self.repl = repl = Repl(lambda data: self._write_master(master, data), self.flash)
+        while clock.powered and not clock.reset_pending and not repl.hard_reset:
+            ready, _, _ = select.select([master], [], [], 0.02)
+            if ready:
+                try:
+                    data = os.read(master, 256)
+                except OSError:  # unplugged
+                    return False
+                repl.feed(data)
+        if repl.hard_reset:
+            self.resets += 1
+        return clock.powered
+
+    def _write_master(self, fd: int, data: bytes) -> None:
+        with self._lock:
+            if self._master == fd >= 0:
+                _write_all(fd, data)
 
     def _transmit(self, fd: int, data: bytes) -> int:
         fault = self._faults.pop(0) if self._faults else ""

@@ -95,6 +95,9 @@ class RealTime(Ticks):
         self.reset_pending = False
         self.running = threading.Event()
         self.running.set()
+        # Whether the watchdog has run out (the emulator's ``watchdog=True``): a hung loop,
+        # frozen here, is then reset as the Pico's hardware would reset it.
+        self.bites: Any = None
 
     def now_us(self) -> int:
         return (_time.monotonic_ns() - self._origin) // 1000
@@ -108,6 +111,8 @@ class RealTime(Ticks):
         while not self.running.wait(0.05):
             if not self.powered:
                 raise PowerOff
+            if self.bites is not None and self.bites():
+                raise Reset
         if not self.powered:
             raise PowerOff
         if self.reset_pending:
@@ -185,6 +190,7 @@ class Board:
         self.led_toggles = 0
         self.kbd_intr: list[int] = []
         self.exceptions: list[BaseException] = []
+        self.watchdog: Any = None
 
 
 class Pin:
@@ -262,6 +268,42 @@ class SPI:
         return bytes(buf)
 
 
+class WDT:
+    """``machine.WDT``: records its timeout and its feeds on the board (``board.watchdog``).
+    It bites (:meth:`expired`) only where the emulator is asked to (``watchdog=True``)."""
+
+    board: Board
+
+    def __init__(self, id: int = 0, timeout: int = 5000) -> None:
+        self.timeout = timeout
+        self.feeds = 0
+        self.board.watchdog = self
+        self.armed = True
+        self._fed = _time.monotonic()
+
+    def feed(self) -> None:
+        self.feeds += 1
+        self._fed = _time.monotonic()
+
+    def expired(self) -> bool:
+        return self.armed and _time.monotonic() - self._fed > self.timeout / 1000
+
+
+class Mem32:
+    """``machine.mem32``: only the watchdog's CTRL clear alias, which disarms it."""
+
+    CLEAR, ENABLE = 0x40058000 + 0x3000, 1 << 30
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __setitem__(self, address: int, value: int) -> None:
+        if address != self.CLEAR or value != self.ENABLE:
+            raise ValueError(f"mem32[{address:#x}] = {value:#x}: not emulated")
+        if self.board.watchdog is not None:
+            self.board.watchdog.armed = False
+
+
 def make_machine(board: Board) -> types.ModuleType:
     """A ``machine`` module whose pins and SPI reach ``board``."""
 
@@ -269,6 +311,8 @@ def make_machine(board: Board) -> types.ModuleType:
         raise Reset
 
     machine = types.ModuleType("machine")
+    machine.WDT = type("WDT", (WDT,), {"board": board})  # type: ignore[attr-defined]
+    machine.mem32 = Mem32(board)  # type: ignore[attr-defined]
     machine.Pin = type("Pin", (Pin,), {"board": board})  # type: ignore[attr-defined]
     machine.SPI = type("SPI", (SPI,), {"board": board})  # type: ignore[attr-defined]
     machine.reset = reset  # type: ignore[attr-defined]

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import math
 import re
+import sys
+
+from gpiozero.pins.mock import MockFactory
 
 from bgpi.config import Config, LedsConfig
-from bgpi.hal import Geometry
+from bgpi.hal import Geometry, PinMap
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.words import BUTTONS, PLAYERS
@@ -23,11 +26,36 @@ def between(text: str, name: str) -> str:
     return after.split(f"<!-- {name}: end -->", maxsplit=1)[0]
 
 
+def bom_rows() -> list[tuple[str, str, str, str]]:
+    """(part, quantity, what to buy, notes) of every line of the bill of materials."""
+    table = between((HARDWARE / "README.md").read_text(), "bom")
+    cell = r" ([^|]*?) \|"
+    rows = re.findall(r"^\|" + cell * 4 + "$", table, flags=re.MULTILINE)
+    return rows[2:]
+
+
 def bom() -> dict[str, tuple[str, str]]:
     """part -> (quantity, notes)."""
+    return {part: (count, notes) for part, count, _, notes in bom_rows()}
+
+
+def test_every_bom_line_says_what_to_buy() -> None:
+    rows = bom_rows()
     table = between((HARDWARE / "README.md").read_text(), "bom")
-    rows = re.findall(r"^\| ([^|]+?) \| ([^|]*?) \| ([^|]*?) \|$", table, flags=re.MULTILINE)
-    return {part: (count, notes) for part, count, notes in rows[2:]}
+    assert len(rows) == table.count("\n| ") - 1  # every line but the header's two
+    for part, _, buy, _ in rows:
+        assert len(buy) >= 8, f"{part}: no part number or search-ready description"
+
+
+def test_the_level_shifters_5_v_has_one_answer() -> None:
+    # It comes from the LED supply, whose 5 V the strip reads its data against; the Pi's 5 V
+    # pins feed nothing of the build.
+    wiring = (HARDWARE / "wiring.md").read_text()
+    assert "| 74AHCT125 VCC (pin 14) | 100 nF to GND | 5 V of the LED supply" in wiring
+    assert "from the LED supply" in (HARDWARE / "power.md").read_text()
+    pins = (HARDWARE / "pins.md").read_text()
+    (row,) = [line for line in pins.splitlines() if line.startswith("| 2, 4 | 5 V |")]
+    assert "nothing" in row and "LED supply" in row
 
 
 def quantity(parts: dict[str, tuple[str, str]], starts: str) -> int:
@@ -104,3 +132,26 @@ def test_every_page_the_guide_names_is_there() -> None:
     # pico.md belongs to the Pico scanner's work; the rest are this guide's.
     for page in pages - {"pico.md"}:
         assert (HARDWARE / page).is_file(), page
+
+
+def svg_labels(svg: bytes) -> set[str]:
+    """The header's labels in a wiring picture: "name: GPIOn (pin m)"."""
+    texts = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg.decode())
+    return {text for text in texts if re.fullmatch(r"\w+: GPIO\d+ \(pin \d+\)", text)}
+
+
+def test_the_wiring_picture_is_drawn_from_the_pin_table() -> None:
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import wiring_diagram  # noqa: PLC0415
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    board = MockFactory().board_info
+    expected = set()
+    for name, gpio in PinMap().as_dict().items():
+        ((_, info),) = board.find_pin(f"GPIO{gpio}")
+        expected.add(f"{name}: GPIO{gpio} (pin {info.number})")
+    committed = (HARDWARE / "wiring.svg").read_bytes()
+    assert svg_labels(committed) == expected, "run python scripts/wiring_diagram.py"
+    assert svg_labels(wiring_diagram.svg(PinMap())) == expected
+    assert "wiring.svg" in (HARDWARE / "wiring.md").read_text()

@@ -50,7 +50,7 @@ def test_install_puts_every_piece_in_place(tmp_path: Path) -> None:
     boot = at(system, BOOT).read_text()
     assert boot.startswith(BOOT_CONFIG)
     block = boot[len(BOOT_CONFIG) :]
-    assert block.splitlines()[1:3] == ["[all]", "dtparam=spi=on"]
+    assert block.splitlines()[1:4] == ["[all]", "dtparam=spi=on", "dtoverlay=spi1-1cs"]
     assert block.rstrip().endswith("[all]\n# bgpi: end")
     assert "bgpi:x:" in at(system, "/etc/passwd").read_text()
     groups = [line.split(":")[0] for line in at(system, "/etc/group").read_text().splitlines()]

@@ -124,15 +124,16 @@ def test_a_failing_chain_is_reported_once_and_its_recovery_too(
     with board(mock_factory) as (chain, sensors):
         sensors.start(events.put)
         assert isinstance(events.get(timeout=10), SensorEvent)
-        real_read = GpioSensors.read
+        spi = sensors._spi
+        real_read = spi.read
         failing = {"on": True}
 
-        def read(self: GpioSensors) -> object:
+        def read(count: int) -> object:
             if failing["on"]:
                 raise OSError("SPI transfer failed")
-            return real_read(self)
+            return real_read(count)
 
-        monkeypatch.setattr(GpioSensors, "read", read)
+        monkeypatch.setattr(spi, "read", read)
         fault = events.get(timeout=10)
         assert isinstance(fault, FaultEvent) and "SPI transfer failed" in str(fault.message)
         chain.closed = 1 << 3

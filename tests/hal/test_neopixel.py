@@ -3,12 +3,18 @@ from __future__ import annotations
 import sys
 import types
 from functools import partial
+from pathlib import Path
 
 import pytest
 from adafruit_pixelbuf import PixelBuf
 
+from bgpi.app import _pixel_options
+from bgpi.config import parse
+from bgpi.hal import open_pixels
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, PixelFrameError
-from bgpi.hal.neopixel import NeoPixelStrip, spi_driver
+from bgpi.hal.neopixel import PIXEL_ORDERS, NeoPixelStrip, spi_driver, spi_frame_bytes
+from bgpi.lights.ledmap import LedMap
+from tests.hal.spistack import Kernel, spi_kernel_fixture  # noqa: F401 - a fixture
 
 
 class CapturedStrip(PixelBuf):  # type: ignore[misc]
@@ -100,7 +106,7 @@ def test_close_goes_dark_once() -> None:
     ("options", "message"),
     [
         ({"brightness": 1.5}, "brightness"),
-        ({"pixel_order": "GRBW"}, "pixel_order"),
+        ({"pixel_order": "GRBX"}, "pixel_order"),
         ({"wiring": "i2c"}, "wiring"),
     ],
 )
@@ -199,3 +205,73 @@ def test_spi_turned_off_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> No
     message = str(caught.value)
     assert "\n" not in message
     assert "SPI1" in message and "dtoverlay=spi1-1cs" in message and "spi group" in message
+
+
+# -- the whole path to the kernel: neopixel_spi, Blinka and Adafruit_PureIO's real code ------
+
+
+def ws2812_bits(data: bytes) -> bytes:
+    """What neopixel_spi must send for ``data``: each bit as one SPI byte."""
+    return bytes(
+        0b11110000 if byte >> bit & 1 else 0b11000000 for byte in data for bit in range(7, -1, -1)
+    )
+
+
+def test_a_frame_of_the_default_map_is_one_spi_transfer(spi_kernel: Kernel) -> None:
+    count = LedMap.default().length
+    strip = NeoPixelStrip(count)  # the defaults: SPI wiring on GPIO20, GRB
+    frame = [(index % 256, 255 - index % 256, index * 7 % 256) for index in range(count)]
+    spi_kernel.transfers.clear()
+    strip.show(frame)
+    reset = bytes(64)
+    grb = bytes(byte for r, g, b in frame for byte in (g, r, b))
+    assert spi_kernel.transfers == [reset + ws2812_bits(grb) + reset]
+    assert len(spi_kernel.transfers[0]) == spi_frame_bytes(count, "GRB") == 24 * count + 128
+    assert spi_kernel.devices == [(1, 0)]  # /dev/spidev1.0: SPI1, the LEDs' own bus
+
+
+@pytest.mark.parametrize(("led_data", "device"), [(10, (0, 0)), (20, (1, 0))])
+def test_the_config_s_led_data_picks_the_bus(
+    spi_kernel: Kernel, led_data: int, device: tuple[int, int]
+) -> None:
+    config = parse({"leds": {"backend": "neopixel"}, "pins": {"led_data": led_data}})
+    strip = open_pixels("neopixel", config.ledmap.length, **_pixel_options(config))
+    strip.close()
+    assert spi_kernel.devices == [device]
+    # Dark at the start, at close, and once more by neopixel_spi's deinit: a transfer each.
+    frame = spi_frame_bytes(config.ledmap.length, "GRB")
+    assert [len(sent) for sent in spi_kernel.transfers] == [frame] * 3
+
+
+@pytest.mark.parametrize("order", PIXEL_ORDERS)
+def test_every_pixel_order_the_check_passes_reaches_the_wire(
+    spi_kernel: Kernel, order: str
+) -> None:
+    config = parse({"leds": {"backend": "neopixel", "pixel_order": order}})
+    strip = open_pixels("neopixel", 3, **_pixel_options(config))
+    spi_kernel.transfers.clear()
+    strip.show([(1, 2, 3), (4, 5, 6), (7, 8, 9)])
+    channels = [{"R": r, "G": g, "B": b, "W": 0} for r, g, b in ((1, 2, 3), (4, 5, 6), (7, 8, 9))]
+    sent = bytes(pixel[channel] for pixel in channels for channel in order)
+    assert spi_kernel.transfers == [bytes(64) + ws2812_bits(sent) + bytes(64)]
+
+
+def test_a_kernel_buffer_too_small_for_a_frame_is_one_clear_line(
+    spi_kernel: Kernel, tmp_path: Path
+) -> None:
+    bufsiz = tmp_path / "bufsiz"
+    bufsiz.write_text("4096\n")
+    with pytest.raises(BackendUnavailableError) as caught:
+        spi_driver(244, pixel_order="GRB", brightness=1.0, bufsiz=bufsiz)
+    message = str(caught.value)
+    assert "\n" not in message and "5984 bytes" in message and "bufsiz=32768" in message
+    assert spi_kernel.devices == []  # refused before the bus was opened
+
+
+def test_a_big_enough_kernel_buffer_is_used_whole(spi_kernel: Kernel, tmp_path: Path) -> None:
+    bufsiz = tmp_path / "bufsiz"
+    bufsiz.write_text("32768\n")
+    driver = spi_driver(300, pixel_order="GRBW", brightness=1.0, bufsiz=bufsiz)
+    driver.fill((1, 1, 1))
+    driver.show()
+    assert [len(sent) for sent in spi_kernel.transfers] == [300 * 32 + 128]

@@ -23,7 +23,7 @@ if str(FIRMWARE) not in sys.path:
 
 from emulator import Emulator  # noqa: E402
 
-from bgpi.hal.api import SensorEvent  # noqa: E402
+from bgpi.hal.api import FaultEvent, SensorEvent  # noqa: E402
 
 
 def load_vectors() -> dict[str, Any]:
@@ -52,9 +52,13 @@ class Events:
     def __init__(self, emulator: Emulator) -> None:
         self.emulator = emulator
         self.events: list[SensorEvent] = []
+        self.faults: list[FaultEvent] = []  # the link down (a message) and back (None)
         self.states = {emulator.closed}
 
     def __call__(self, event: object) -> None:
+        if isinstance(event, FaultEvent):
+            self.faults.append(event)
+            return
         assert isinstance(event, SensorEvent)
         self.events.append(event)
 

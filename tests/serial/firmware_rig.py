@@ -46,6 +46,8 @@ class Rig:
         self.clock = ManualTime()
         rx, tx = os.pipe()
         self._fds = (rx, tx)
+        # The USB port's input: bytes written here reach a scanner that main() builds.
+        self.stdin_fd = tx
         self.sandbox = Sandbox(
             {
                 "machine": make_machine(self.board),

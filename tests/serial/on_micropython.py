@@ -22,6 +22,10 @@ def unhex(text):
 
 for vector in V["crc16"]:
     assert sp.crc16(unhex(vector["data"])) == int(vector["crc"], 16), vector["name"]
+for vector in V["crc32"]:
+    # MicroPython's own binascii.crc32 where the build has it, and the table fallback.
+    assert sp.crc32(unhex(vector["data"])) == int(vector["crc"], 16), vector["name"]
+    assert sp.crc32_table(unhex(vector["data"])) == int(vector["crc"], 16), vector["name"]
 for vector in V["cobs"]:
     assert sp.cobs_encode(unhex(vector["data"])) == unhex(vector["encoded"])
     assert sp.cobs_decode(unhex(vector["encoded"])) == unhex(vector["data"])
@@ -110,6 +114,77 @@ assert len(frames) == 1
 bits = sp.unpack_frame(frames[0][2], 152).bits
 assert bits[0] == 0x20 and bits[18] == 0x80
 assert isinstance(debounce.Debouncer(1, 3).stable, bytearray)
-port.inbox = b"\r\x03\x03"
+# A host of protocol 1 says HELLO: it is told this protocol's version in its own framing.
+port.outbox = []
+port.inbox = sp.encode_legacy(sp.HELLO, 4, b"")
+clock.sleep_us(2000)
+scan.step()
+(old_reply,) = [w for w in port.outbox if w[2] != sp.VERSION]
+packet = sp.cobs_decode(old_reply[1:-1])
+assert packet[0] == sp.HELLO_REPLY and packet[2] == sp.VERSION
+assert sp.crc16(packet[:-2]) == packet[-2] | packet[-1] << 8
+# mpremote's Ctrl-C, then at once its Ctrl-A: the scanner stops and leaves the Ctrl-A.
+port.inbox = b"\r\x03\r\x01"
 scan.run()
+assert port.inbox == b"\r\x01", port.inbox
+
+
+# pico.py itself, on stand-ins for the Pico's machine module (the rest is MicroPython's own).
+class FakeWDT:
+    def __init__(self, timeout=0):
+        self.timeout = timeout
+        self.feeds = 0
+
+    def feed(self):
+        self.feeds += 1
+
+
+class FakeMem32:
+    def __init__(self):
+        self.written = {}
+
+    def __setitem__(self, address, value):
+        self.written[address] = value
+
+
+class FakeMachine:
+    WDT = FakeWDT
+    mem32 = FakeMem32()
+
+
+sys.modules["machine"] = FakeMachine
+import pico  # noqa: E402
+
+
+class OneByteRoom:
+    # rp2's USB stdout: "writable" with a single byte free; more would wait for the host.
+    def __init__(self):
+        self.room = 0
+        self.sent = bytearray()
+
+    def poll(self, timeout=0):
+        return [(1, 4)] if self.room else []  # 4: select.POLLOUT
+
+    def write(self, data):
+        assert len(data) <= self.room, "a write that would block"
+        self.room -= len(data)
+        self.sent += data
+        return len(data)
+
+
+usb = OneByteRoom()
+out = pico.UsbPort()  # on this port's stdin and stdout; its output is then replaced
+out._tx, out._out = usb.poll, usb
+frame_wire = sp.encode(sp.FRAME, 1, sp.pack_frame(1, 2, 0, sp.CHANGE, bytes(19)))
+assert out.write(frame_wire) and out.write(frame_wire)
+for _ in range(2 * len(frame_wire)):
+    usb.room = 1
+    out.pump()
+assert bytes(usb.sent) == frame_wire * 2
+queued = 0
+while out.write(frame_wire):
+    queued += 1
+assert queued == pico.TX_QUEUE // len(frame_wire)
+pico.disarm_watchdog()
+assert FakeMachine.mem32.written == {pico.WATCHDOG_CTRL_CLEAR: pico.WATCHDOG_ENABLE}
 print("micropython ok", sys.implementation.name, sys.implementation.version)

@@ -63,7 +63,7 @@ def test_the_protocol_document_names_the_codes_of_scanproto() -> None:
     text = (FIRMWARE / "PROTOCOL.md").read_text()
     rows = dict(re.findall(r"^\| 0x([0-9A-F]{2}) \| (\w+) \|", text, flags=re.MULTILINE))
     assert {int(code, 16): name for code, name in rows.items()} == sp.TYPE_NAMES
-    assert "0x29B1" in text and f"protocol version: {sp.VERSION}" in text
+    assert "0xCBF43926" in text and f"protocol version: {sp.VERSION}" in text
     for name, (low, high), default in (
         ("scan rate, Hz", sp.SCAN_HZ_RANGE, sp.DEFAULT_SCAN_HZ),
         ("debounce, scans", sp.DEBOUNCE_RANGE, sp.DEFAULT_DEBOUNCE_SCANS),
@@ -74,7 +74,7 @@ def test_the_protocol_document_names_the_codes_of_scanproto() -> None:
 
 def test_the_protocol_documents_example_is_the_vector(vectors: dict[str, Any]) -> None:
     text = (FIRMWARE / "PROTOCOL.md").read_text()
-    example = text.split("and on the wire, 37 bytes:")[1].split("```")[1]
+    example = text.split("and on the wire, 40 bytes:")[1].split("```")[1]
     vector = next(v for v in vectors["packets"] if v["name"].startswith("FRAME: switches 0, 15"))
     assert bytes.fromhex(example.replace("\n", " ")) == bytes.fromhex(vector["wire"])
-    assert len(bytes.fromhex(vector["wire"])) == 37
+    assert len(bytes.fromhex(vector["wire"])) == 40

@@ -4,6 +4,8 @@ manual clock, one scan at a time. The emulator runs the same code in real time o
 
 from __future__ import annotations
 
+import os
+import select
 from collections.abc import Iterator
 from typing import Any
 
@@ -197,14 +199,15 @@ def test_a_slow_loop_is_flagged_as_an_overrun_and_scanning_goes_on(rig: Rig) -> 
             rig.clock.advance_ms(7)  # three and a half scans lost
         if reads == 8:
             rig.request(sp.GET_FRAME)
-        if reads == 12:
+        if reads == 20:
             rig.port.inbox += b"\r\x03\x03"
 
     rig.port.on_read = slow_then_stop
     rig.scanner.run()
     (frame,) = rig.frames()
     assert frame.status == sp.OVERRUN
-    assert rig.port.reads == 12
+    # It stopped at the escape's Ctrl-C, leaving what followed it for the REPL.
+    assert rig.port.reads == 21 and rig.port.inbox == b"\x03"
 
 
 @pytest.mark.parametrize("escape", [b"\r\x03\x03", b"\x03\x03", b"\r\x03"])
@@ -212,6 +215,15 @@ def test_a_repls_ctrl_c_ends_the_scanner(rig: Rig, escape: bytes) -> None:
     rig.port.inbox += escape
     rig.scanner.run()
     assert rig.scanner.link.escape
+
+
+@pytest.mark.parametrize("noise", [b"", b"\x00", sp.encode(sp.HELLO, 1, b"")])
+def test_the_bytes_after_mpremotes_ctrl_c_are_left_for_the_repl(rig: Rig, noise: bytes) -> None:
+    # mpremote writes Ctrl-C, then at once Ctrl-A (raw REPL): both may sit in one USB packet.
+    rig.port.inbox += noise + b"\r\x03\r\x01"
+    rig.scanner.run()
+    assert rig.scanner.link.escape
+    assert rig.port.inbox == b"\r\x01"
 
 
 def test_ctrl_c_bytes_inside_a_packet_are_just_bytes(rig: Rig) -> None:
@@ -248,3 +260,62 @@ def test_a_crash_restarts_the_pico(rig: Rig) -> None:
         rig.pico.main()
     assert rig.board.kbd_intr == [-1, 3]
     assert [type(e) for e in rig.board.exceptions] == [OSError]
+
+
+class OneByteRoom:
+    """rp2's USB stdout as the issue found it: writable with a single byte free, and a longer
+    write would wait for the host (here: an error)."""
+
+    def __init__(self) -> None:
+        self.room = 0
+        self.sent = bytearray()
+
+    def poll(self, timeout: int = 0) -> list[tuple[int, int]]:
+        return [(1, select.POLLOUT)] if self.room else []
+
+    def write(self, data: bytes) -> int:
+        if len(data) > self.room:
+            raise AssertionError(f"a write of {len(data)} bytes with {self.room} free would block")
+        self.room -= len(data)
+        self.sent += data
+        return len(data)
+
+
+def test_writes_never_wait_for_room_in_the_usb_buffer(rig: Rig) -> None:
+    port = rig.pico.UsbPort()
+    usb = OneByteRoom()
+    port._tx, port._out = usb.poll, usb
+    packet = rig.proto.encode(sp.FRAME, 1, sp.pack_frame(1, 2, 0, sp.CHANGE, bytes(19)))
+    assert port.write(packet)  # queued, nothing sent: no room at all
+    assert usb.sent == b""
+    for _ in range(len(packet)):
+        usb.room = 1  # the host takes one byte between two scans
+        port.pump()
+    assert bytes(usb.sent) == packet
+
+
+def test_a_full_queue_refuses_a_packet_whole(rig: Rig) -> None:
+    port = rig.pico.UsbPort()
+    usb = OneByteRoom()
+    port._tx, port._out = usb.poll, usb
+    packet = rig.proto.encode(sp.FRAME, 1, sp.pack_frame(1, 2, 0, sp.CHANGE, bytes(19)))
+    queued = 0
+    while port.write(packet):
+        queued += 1
+    assert queued == rig.pico.TX_QUEUE // len(packet)
+    usb.room = 10_000
+    for _ in range(100):
+        port.pump()
+    assert bytes(usb.sent) == packet * queued  # whole packets only, in order
+
+
+def test_the_watchdog_is_armed_fed_every_scan_and_disarmed_for_the_repl(rig: Rig) -> None:
+    watchdog = rig.board.watchdog
+    assert watchdog.timeout == rig.pico.WATCHDOG_MS and watchdog.armed
+    before = watchdog.feeds
+    rig.step(count=10)
+    assert watchdog.feeds - before == 10
+    # main() on a fresh build: mpremote's Ctrl-C on the USB port ends it, watchdog disarmed.
+    os.write(rig.stdin_fd, b"\r\x03")
+    rig.pico.main()
+    assert rig.board.watchdog is not watchdog and not rig.board.watchdog.armed

@@ -55,7 +55,7 @@ def test_start_emits_the_current_frame_first(emulator: Emulator) -> None:
     with SerialSensors(152, port=str(emulator.link), settings=FAST) as sensors:
         sensors.start(events)
         assert events.events[0].frame.closed_bits() == (0, 7, 151)
-        assert sensors.hello == sp.Hello(1, (1, 0, 0), 152, 500, 3, 1000)
+        assert sensors.hello == sp.Hello(2, (2, 0, 0), 152, 500, 3, 1000)
         assert sensors.connected
     # The heartbeat asked for was set on the scanner.
     assert any(p.type == sp.SET_CONFIG for p in emulator.received)
@@ -220,15 +220,48 @@ def test_a_scanner_of_another_length_is_refused(tmp_path: Path) -> None:
             assert matching.read().nbits == 160
 
 
-def test_a_scanner_of_another_protocol_is_refused(tmp_path: Path) -> None:
-    def version_2(sandbox: Sandbox) -> None:
-        sandbox.load("scanproto").VERSION = 2
+def test_a_scanner_of_a_newer_protocol_is_refused(tmp_path: Path) -> None:
+    def version_3(sandbox: Sandbox) -> None:
+        sandbox.load("scanproto").VERSION = 3
 
-    with Emulator(tmp_path / "scanner", on_boot=version_2) as device:
+    with Emulator(tmp_path / "scanner", on_boot=version_3) as device:
         sensors = SerialSensors(152, port=str(device.link), settings=FAST)
-        with pytest.raises(BackendUnavailableError, match="speaks protocol 2, this bgpi speaks 1"):
+        with pytest.raises(BackendUnavailableError, match="speaks protocol 3, this bgpi speaks 2"):
             sensors.read()
         sensors.close()
+
+
+def test_a_scanner_of_protocol_1_is_named_with_the_fix(tmp_path: Path) -> None:
+    def protocol_1(sandbox: Sandbox) -> None:
+        # An old firmware: every packet it sends in protocol 1's framing (CRC-16, no version).
+        proto = sandbox.load("scanproto")
+        proto.encode = proto.encode_legacy
+
+    with Emulator(tmp_path / "scanner", on_boot=protocol_1) as device:
+        sensors = SerialSensors(152, port=str(device.link), settings=FAST)
+        with pytest.raises(BackendUnavailableError) as caught:
+            sensors.read()
+        sensors.close()
+    message = str(caught.value)
+    assert "speaks protocol 1, this bgpi speaks 2" in message and "bgpi flash-scanner" in message
+
+
+def test_a_host_of_protocol_1_is_told_the_scanners_protocol(emulator: Emulator) -> None:
+    import serial  # noqa: PLC0415
+
+    with serial.Serial(str(emulator.link), timeout=0.05) as old_host:
+        old_host.write(sp.encode_legacy(sp.HELLO, 9, b""))
+        replies: list[tuple[int, int, bytes]] = []
+        deadline = time.monotonic() + 3
+        while not any(t == sp.HELLO_REPLY for t, _, _ in replies) and time.monotonic() < deadline:
+            for segment in old_host.read(256).split(b"\x00"):
+                packet = sp.cobs_decode(segment) if segment else b""
+                # Protocol 1's own check: type, seq, payload, CRC-16.
+                if len(packet) >= 4 and sp.crc16(packet[:-2]) == packet[-2] | packet[-1] << 8:
+                    replies.append((packet[0], packet[1], packet[2:-2]))
+    (payload,) = [p for t, _, p in replies if t == sp.HELLO_REPLY]
+    # What protocol 1's host reads first in a HELLO_REPLY: the version, so it names it.
+    assert payload[0] == sp.VERSION == 2
 
 
 def test_refused_settings_are_named(emulator: Emulator) -> None:
@@ -324,3 +357,15 @@ def test_importing_bgpi_hal_loads_neither_pyserial_nor_the_backend() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False
     )
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_a_hung_scanner_is_restarted_by_its_watchdog(tmp_path: Path) -> None:
+    with Emulator(tmp_path / "scanner", watchdog=True) as device:
+        sensors = SerialSensors(152, port=str(device.link), settings=FAST)
+        sensors.read()
+        device.freeze()  # the scan loop hangs: nothing feeds the watchdog any more
+        wait_for(lambda: device.boots == 2, timeout=3, what="the watchdog's reset")
+        device.close_switches([9])
+        wait_for(lambda: sensors.read().bits == 1 << 9, timeout=5, what="the restarted scanner")
+        sensors.close()
+        assert device.board is not None and device.board.watchdog.feeds > 0

@@ -38,6 +38,28 @@ def test_the_picos_crc_table_is_crc_hqx(data: bytes) -> None:
     assert sp.crc16_table(data) == binascii.crc_hqx(data, 0xFFFF) == crc_bitwise(data)
 
 
+def test_crc32_vectors(vectors: dict[str, Any]) -> None:
+    for vector in vectors["crc32"]:
+        data = bytes.fromhex(vector["data"])
+        expected = int(vector["crc"], 16)
+        assert sp.crc32(data) == sp.crc32_table(data) == expected, vector["name"]
+
+
+@given(st.binary(max_size=300))
+def test_the_crc32_table_is_binascii_crc32(data: bytes) -> None:
+    assert sp.crc32_table(data) == binascii.crc32(data) == sp.crc32(data)
+
+
+def test_packets_of_protocol_1_are_told_apart_and_not_accepted() -> None:
+    old = sp.encode_legacy(sp.FRAME, 5, sp.pack_frame(1, 2, 0, sp.CHANGE, bytes(19)))
+    decoder = sp.Decoder()
+    assert decoder.feed(old) == []
+    assert decoder.errors["version"] == 1
+    assert (decoder.legacy, decoder.other_version) == ((sp.FRAME, 5), 1)
+    # And a packet of this protocol never looks like one of protocol 1: it starts with 2.
+    assert sp.cobs_decode(sp.encode(sp.HELLO, 0, b"")[1:-1])[0] == sp.VERSION
+
+
 def test_cobs_vectors(vectors: dict[str, Any]) -> None:
     for vector in vectors["cobs"]:
         data, encoded = bytes.fromhex(vector["data"]), bytes.fromhex(vector["encoded"])
@@ -163,8 +185,8 @@ def test_the_largest_packet_fits_and_one_byte_more_does_not() -> None:
 
 
 def test_a_hello_of_another_version_is_named_as_such() -> None:
-    with pytest.raises(sp.ProtocolError, match="protocol 2") as caught:
-        sp.unpack_hello(bytes([2]) + bytes(10))
+    with pytest.raises(sp.ProtocolError, match="protocol 3") as caught:
+        sp.unpack_hello(bytes([3]) + bytes(10))
     assert caught.value.kind == "version"
 
 
@@ -181,6 +203,6 @@ def test_the_layouts_are_the_documented_sizes() -> None:
     assert struct.calcsize(sp.FRAME_HEAD) == sp.FRAME_HEAD_SIZE == 11
     assert struct.calcsize(sp.CONFIG_FORMAT) == 5
     assert struct.calcsize(sp.ERROR_FORMAT) == 3
-    # A frame of the default board: 19 bytes of switches, 37 on the wire.
+    # A frame of the default board: 19 bytes of switches, 40 on the wire.
     frame = sp.encode(sp.FRAME, 0, sp.pack_frame(0, 0, 0, 0, bytes(19)))
-    assert len(frame) == 37
+    assert len(frame) == 40

@@ -20,13 +20,14 @@ def test_backend_options_come_from_the_config() -> None:
             "sensors": {"backend": "gpio", "scan_hz": 500.0},
             "buttons": {"backend": "gpio", "bounce_ms": 30},
             "leds": {"backend": "neopixel", "wiring": "pwm"},
+            "pins": {"led_data": 18},
         }
     )
     sensors = _sensor_options(config)
     assert sensors["settings"] == ChainSettings(scan_hz=500.0)
     assert sensors["pins"] == config.pins
     assert _button_options(config) == {"pins": config.pins, "bounce_time": 0.03}
-    assert _pixel_options(config) == {"wiring": "pwm", "pixel_order": "GRB"}
+    assert _pixel_options(config) == {"wiring": "pwm", "pixel_order": "GRB", "data_pin": 18}
     serial = parse({"sensors": {"backend": "serial", "port": "/dev/ttyACM0"}})
     assert _sensor_options(serial) == {"port": "/dev/ttyACM0"}
 

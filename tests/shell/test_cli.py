@@ -75,7 +75,7 @@ def test_demo_export_and_status_share_a_state_dir(tmp_path: Path) -> None:
 def test_plays() -> None:
     out = bgpi("plays", "31").stdout
     assert "16 legal plays of 3-1" in out and "8/5 6/5" in out
-    assert bgpi("plays", "37", check=False).returncode == 1
+    assert bgpi("plays", "37", check=False).returncode == 2  # a usage error, as documented
 
 
 def test_self_play_options_are_checked_with_status_2(tmp_path: Path) -> None:

@@ -65,6 +65,11 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[leds.map]\nlength = 10\n", "leds.map", ""),
         ("[leds]\nmax_current_ma = 200\n", "leds.max_current_ma", "mA"),
         ("[sensors\n", "(syntax)", ""),
+        ("[leds]\npixel_order = 'GRBX'\n", "leds.pixel_order", "not an order of R, G, B"),
+        ("[leds]\npixel_order = 'GGB'\n", "leds.pixel_order", "such as GRB or GRBW"),
+        ("[pins]\nled_data = 12\n", "pins.led_data", "GPIO12 is no SPI MOSI"),
+        ("[leds]\nwiring = 'pwm'\n", "pins.led_data", "GPIO20 has no PWM"),
+        ("[leds]\nwiring = 'pwm'\n[pins]\nled_data = 4\n", "pins.led_data", "GPIO4 has no PWM"),
     ],
 )
 def test_bad_values_are_refused_with_file_key_and_why(

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from bgpi.rules import GameState, Position
 from bgpi.simtable import SimTable
-from bgpi.table import Phase
+from bgpi.table import BeforeRoll
 
 
 class FixedDice:
@@ -37,7 +37,5 @@ def arrange(sim: SimTable, position: Position, turn: int, **match: object) -> No
     match's other fields (cube, cube_owner, score, crawford_game) as given."""
     table = sim.table
     playing = replace(table.match, state=GameState.PLAYING, turn=turn, dice=None, **match)  # type: ignore[arg-type]
-    sim.driver.table = replace(
-        table, match=playing, phase=Phase.BEFORE_ROLL, position=position, opening=(None, None)
-    )._without_turn()
+    sim.driver.table = replace(table, match=playing, at=BeforeRoll(), position=position)
     sim.setup(position)

@@ -1,13 +1,17 @@
 """`bgpi sim` from the command line: it prints the address, serves the page until Ctrl-C,
-and keeps the match in a journal when given a state directory."""
+and keeps the match in a journal, in the state directory it is given or the default one."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from bgpi.app import JOURNAL_NAME
 from bgpi.cli import build_parser
@@ -16,12 +20,15 @@ from bgpi.store import Journal
 from tests.web.webclient import get, receive_until, send, socket
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], int]:
+def start(*args: str, home: Path) -> tuple[subprocess.Popen[str], int]:
+    """``bgpi sim`` with ``home`` as the XDG state home, so the default state directory is
+    the test's own."""
     process = subprocess.Popen(
         [sys.executable, "-m", "bgpi", "sim", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "XDG_STATE_HOME": str(home), "STATE_DIRECTORY": ""},
     )
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -50,8 +57,8 @@ def test_the_command_line_options() -> None:
     assert (args.host, args.port, args.seed) == ("0.0.0.0", 9000, 5)
 
 
-def test_bgpi_sim_serves_the_page_until_interrupted() -> None:
-    process, port = start("--seed", "23")
+def test_bgpi_sim_serves_the_page_until_interrupted(tmp_path: Path) -> None:
+    process, port = start("--seed", "23", home=tmp_path)
     try:
         status, _, body = get(port, "/")
         assert status == 200 and b'<svg id="board"' in body
@@ -61,7 +68,7 @@ def test_bgpi_sim_serves_the_page_until_interrupted() -> None:
 
 
 def test_bgpi_sim_keeps_the_match_in_the_state_directory(tmp_path: Path) -> None:
-    process, port = start("--seed", "23", "--state-dir", str(tmp_path))
+    process, port = start("--seed", "23", "--state-dir", str(tmp_path), home=tmp_path / "x")
     try:
         with socket(port) as ws:
             send(ws, type="press", player=0, button="roll")
@@ -71,10 +78,30 @@ def test_bgpi_sim_keeps_the_match_in_the_state_directory(tmp_path: Path) -> None
     with Journal.open(tmp_path / JOURNAL_NAME) as journal:
         records = journal.records()
     assert isinstance(records[0], MatchStarted) and len(records) == 3  # match, game, die
-    process, port = start("--seed", "23", "--state-dir", str(tmp_path))  # resumes
+    process, port = start("--seed", "23", "--state-dir", str(tmp_path), home=tmp_path / "x")
     try:
         with socket(port) as ws:
             state = receive_until(ws, lambda m: m["type"] == "state")
             assert state["opening"] == [3, None] and state["phase"] == "opening"
     finally:
         stop(process)
+
+
+def test_bgpi_sim_keeps_the_match_in_the_default_state_directory(tmp_path: Path) -> None:
+    process, port = start("--seed", "23", "--money", home=tmp_path)
+    try:
+        with socket(port) as ws:
+            send(ws, type="press", player=0, button="roll")
+            receive_until(ws, lambda m: m["type"] == "state" and m["opening"][0] == 3)
+    finally:
+        stop(process)
+    with Journal.open(tmp_path / "bgpi" / JOURNAL_NAME) as journal:
+        records = journal.records()
+    assert records[0] == replace(records[0], length=0)  # --money: a money session
+    assert len(records) == 3  # match, game, White's opening die
+
+
+def test_the_match_options_exclude_each_other() -> None:
+    assert build_parser().parse_args(["sim", "--length", "7"]).length == 7
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["sim", "--length", "7", "--money"])

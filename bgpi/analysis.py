@@ -1,0 +1,130 @@
+"""A match's analysis by the engine, kept beside the match in the journal's database.
+
+gnubg rates both players' plays and cube decisions (error rate per decision, its rating
+words, luck). That takes seconds, so the result is stored, keyed by the match, the number of
+its records analysed and the engine: a match analysed after its first game is analysed again
+once more has been played, never twice for the same records.
+
+The table is this module's own, in the journal's file: the journal's records stay
+append-only and untouched, and a journal without the table simply has no analyses yet.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Final
+
+from bgpi.engine.api import Engine, GameAnalysis, MatchAnalysis, PlayerRating
+from bgpi.records import Record
+
+_SCHEMA: Final = """CREATE TABLE IF NOT EXISTS analyses (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    records INTEGER NOT NULL,
+    engine TEXT NOT NULL,
+    at REAL NOT NULL,
+    analysis TEXT NOT NULL,
+    PRIMARY KEY (match_id, records, engine)
+)"""
+
+
+class AnalysisStore:
+    """The analyses in the journal database at ``path`` (already opened, and so checked, as
+    a journal)."""
+
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
+        self.path, self.clock = Path(path), clock
+
+    def get(self, match_id: int, records: int, engine: str) -> MatchAnalysis | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT analysis FROM analyses WHERE match_id = ? AND records = ? AND engine = ?",
+                (match_id, records, engine),
+            ).fetchone()
+        return None if row is None else from_json(row[0])
+
+    def put(self, match_id: int, records: int, engine: str, analysis: MatchAnalysis) -> None:
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?)",
+                (match_id, records, engine, self.clock(), to_json(analysis)),
+            )
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        """One transaction on the database, closed after it."""
+        db = sqlite3.connect(self.path)
+        try:
+            with db:
+                db.execute(_SCHEMA)
+                yield db
+        finally:
+            db.close()
+
+
+def analysed(
+    store: AnalysisStore, match_id: int, records: Sequence[Record], engine: Engine
+) -> tuple[MatchAnalysis, bool]:
+    """The analysis of ``records`` (match ``match_id``) by ``engine``, and whether it was
+    computed now (False: it was stored)."""
+    name = engine_key(engine)
+    kept = store.get(match_id, len(records), name)
+    if kept is not None:
+        return kept, False
+    analysis = engine.analyse(records)
+    store.put(match_id, len(records), name, analysis)
+    return analysis, True
+
+
+def engine_key(engine: Engine) -> str:
+    """The name an engine's analyses are stored under: its analysis level where it has one."""
+    level = getattr(engine, "analysis_level", None)
+    return f"gnubg {level.value}" if level is not None else engine.name
+
+
+def to_json(analysis: MatchAnalysis) -> str:
+    return json.dumps(asdict(analysis), sort_keys=True)
+
+
+def from_json(text: str) -> MatchAnalysis:
+    raw = json.loads(text)
+    return MatchAnalysis(
+        raw["engine"],
+        tuple(
+            GameAnalysis(game["number"], _pair_int(game["score"]), _players(game["players"]))
+            for game in raw["games"]
+        ),
+        _players(raw["match"]),
+    )
+
+
+def _pair_int(values: Sequence[Any]) -> tuple[int, int]:
+    return int(values[0]), int(values[1])
+
+
+def _players(raw: Sequence[dict[str, Any]]) -> tuple[PlayerRating, PlayerRating]:
+    return PlayerRating(**raw[0]), PlayerRating(**raw[1])
+
+
+def report(analysis: MatchAnalysis) -> list[str]:
+    """The analysis as lines for people: per game, then the match."""
+    lines = [f"analysed by {analysis.engine}"]
+    for game in analysis.games:
+        lines.append(f"game {game.number} (score {game.score[0]}-{game.score[1]}):")
+        lines.extend(f"  {_rated(player)}" for player in game.players)
+    lines.append("match:")
+    lines.extend(f"  {_rated(player)}" for player in analysis.match)
+    return lines
+
+
+def _rated(p: PlayerRating) -> str:
+    return (
+        f"{p.name}: error rate {p.error_rate:.1f} per decision ({p.rating}); "
+        f"{p.moves} plays, {p.chequer_error:.0f} lost; {p.cube_decisions} cube decisions, "
+        f"{p.cube_error:.0f} lost; luck {p.luck:+.1f} per move ({p.luck_rating})"
+    )

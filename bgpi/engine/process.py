@@ -1,0 +1,211 @@
+"""One ``gnubg -t`` process, driven over its standard input and output.
+
+Started on demand, asked one question at a time, stopped and started again when it dies or
+takes longer than its time limit (in the way picochess keeps its UCI engine). A thread reads
+gnubg's output into a queue, so that waiting for an answer has a deadline.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+from bgpi.engine.api import EngineAnswerError, EngineError, EngineMissingError, EngineTimeoutError
+from bgpi.engine.helper import MARK, SOURCE
+
+log = logging.getLogger(__name__)
+
+GNUBG: Final = "/usr/games/gnubg"
+INSTALL: Final = "install it with `sudo apt-get install gnubg`"
+_PIECE: Final = 400
+# Set once per process: no question on the terminal gnubg does not have.
+_SETUP: Final = ("set confirm new off", "set player 0 human", "set player 1 human")
+
+
+def find_gnubg(program: str | None = None) -> str:
+    """The gnubg program to run: ``program``, else Debian's, else one on the PATH; raise
+    :class:`EngineMissingError` saying how to install it."""
+    for candidate in (program,) if program else (GNUBG, "gnubg"):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise EngineMissingError(f"GNU Backgammon is not installed (no {program or GNUBG}): {INSTALL}")
+
+
+class GnubgProcess:
+    """A gnubg process that answers calls of the functions in :mod:`bgpi.engine.helper`.
+
+    ``say`` is told, in one line, whenever the process is restarted, so the board can show it.
+    """
+
+    def __init__(
+        self,
+        program: str | None = None,
+        *,
+        timeout: float = 60.0,
+        say: Callable[[str], None] = log.warning,
+    ) -> None:
+        self.program = program
+        self.timeout = timeout
+        self.say = say
+        self.starts = 0
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._home: tempfile.TemporaryDirectory[str] | None = None
+        self._seq = 0
+        self._lock = threading.Lock()
+
+    @property
+    def home(self) -> Path:
+        """gnubg's home directory while it runs (its settings, files handed to it)."""
+        if self._home is None:
+            self._home = tempfile.TemporaryDirectory(prefix="bgpi-gnubg-")
+        return Path(self._home.name)
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def call(self, name: str, *arguments: object, timeout: float | None = None) -> object:
+        """The answer of helper function ``name``; a process found dead is started again and
+        the call made once more. Raise :class:`EngineError` when there is no answer."""
+        with self._lock:
+            for attempt in range(2):
+                self._ensure_started()
+                try:
+                    return self._ask(name, arguments, timeout or self.timeout)
+                except _DiedError as exc:
+                    self._stop()
+                    if attempt:
+                        raise EngineError(f"gnubg stopped while answering {name}: {exc}") from None
+                    self.say(f"gnubg stopped ({exc}); starting it again")
+            raise AssertionError("unreachable")
+
+    def kill(self) -> None:
+        """Kill the process now, as a crash would (for tests and the time limit)."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+
+    def close(self) -> None:
+        """Stop gnubg and remove its home directory; idempotent."""
+        with self._lock:
+            self._stop()
+            if self._home is not None:
+                self._home.cleanup()
+                self._home = None
+
+    def _ensure_started(self) -> None:
+        if self._proc is not None:
+            status = self._proc.poll()
+            if status is None:
+                return
+            self._stop()
+            self.say(f"gnubg stopped (exit status {status}); starting it again")
+        program = find_gnubg(self.program)
+        env = dict(os.environ, HOME=str(self.home), LANG="C", LC_ALL="C")
+        try:
+            self._proc = subprocess.Popen(
+                [program, "-t", "-q", "-r"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=env,
+                cwd=self.home,
+            )
+        except OSError as exc:
+            raise EngineMissingError(f"cannot start {program}: {exc.strerror}; {INSTALL}") from None
+        self.starts += 1
+        self._lines = queue.Queue()
+        threading.Thread(
+            target=_read, args=(self._proc, self._lines), name="gnubg-output", daemon=True
+        ).start()
+        for command in _SETUP:
+            self._send(command)
+        # gnubg reads a command line in pieces of limited length: the source goes in parts.
+        source = base64.b64encode(SOURCE.encode()).decode()
+        self._send('>_bgpi_source = ""')
+        for start in range(0, len(source), _PIECE):
+            self._send(f'>_bgpi_source += "{source[start : start + _PIECE]}"')
+        self._send(">import base64; exec(base64.b64decode(_bgpi_source).decode())")
+        self._ask("probe", (), self.timeout)
+
+    def _send(self, line: str) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(line + "\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise _DiedError(f"its input closed ({exc})") from None
+
+    def _ask(self, name: str, arguments: tuple[object, ...], timeout: float) -> object:
+        self._seq += 1
+        seq = self._seq
+        # gnubg's command reader mangles backslashes and quotes: base64 passes unharmed.
+        encoded = base64.b64encode(json.dumps(arguments).encode()).decode()
+        self._send(f'>_bgpi({seq}, "{name}", "{encoded}")')
+        prefix = f"{MARK} {seq} "
+        while True:
+            try:
+                line = self._lines.get(timeout=timeout)
+            except queue.Empty:
+                self.kill()
+                self._stop()
+                self.say(f"gnubg gave no answer in {timeout:g} s; it is restarted")
+                raise EngineTimeoutError(
+                    f"gnubg gave no answer to {name} in {timeout:g} s; it was stopped and "
+                    "starts again at the next question"
+                ) from None
+            if line is None:
+                raise _DiedError(f"exit status {self._proc.wait() if self._proc else '?'}")
+            at = line.find(prefix)
+            if at >= 0:
+                return _answer(name, line[at + len(prefix) :])
+
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+class _DiedError(Exception):
+    """The process ended (or closed its input) before answering."""
+
+
+def _read(proc: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+    assert proc.stdout is not None
+    try:
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+    except (OSError, ValueError):  # closed under us by _stop: the process is gone
+        pass
+    lines.put(None)
+
+
+def _answer(name: str, text: str) -> object:
+    try:
+        answer = json.loads(text)
+    except json.JSONDecodeError:
+        raise EngineAnswerError(f"gnubg's answer to {name} is not JSON: {text[:80]!r}") from None
+    if not isinstance(answer, dict) or not ("ok" in answer or "error" in answer):
+        raise EngineAnswerError(f"gnubg's answer to {name} is not an answer: {text[:80]!r}")
+    if "error" in answer:
+        raise EngineAnswerError(f"gnubg could not answer {name}: {answer['error']}")
+    return answer["ok"]

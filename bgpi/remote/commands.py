@@ -1,0 +1,74 @@
+"""The commands of remote play: ``bgpi demo --remote …`` and ``bgpi club results``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bgpi.config import Config
+from bgpi.records import MatchStarted
+from bgpi.remote.broker import Broker
+from bgpi.remote.pairing import Pairing, side_of
+
+if TYPE_CHECKING:
+    from bgpi.remote.demo import RemoteGame
+
+OK = 0
+
+
+def broker_of(config: Config, url: str | None) -> Broker:
+    """The broker named on the command line (else the config's), with the config's login."""
+    remote = config.remote
+    chosen = url or remote.broker
+    if not chosen:
+        raise ValueError("no broker: give --remote/--broker URL or set [remote] broker")
+    return Broker.parse(
+        chosen,
+        username=remote.username or None,
+        password=remote.password or None,
+        ca_file=remote.ca_file or None,
+    )
+
+
+def remote_game(config: Config, args: argparse.Namespace) -> RemoteGame:
+    """Who this board is, from the command line and the config; ``ValueError`` saying what
+    is missing or wrong."""
+    from bgpi.remote.demo import RemoteGame  # noqa: PLC0415
+
+    code = args.match or config.remote.match
+    if not code:
+        raise ValueError("--remote needs the match code: --match CODE or [remote] match")
+    side = side_of(args.side or config.remote.side)
+    seed = args.seed if args.seed is not None else 0
+    return RemoteGame(broker_of(config, args.remote), Pairing(code), side, seed, args.patience)
+
+
+def remote_demo(game: RemoteGame, match: MatchStarted, args: argparse.Namespace) -> int:
+    from bgpi.remote.club import publish_result  # noqa: PLC0415
+    from bgpi.remote.demo import play_remote  # noqa: PLC0415
+
+    state_dir = Path(args.state_dir) if args.state_dir else None
+    print(f"bgpi demo --remote, match {game.pairing.code}, seed {game.seed}", flush=True)
+    sim = play_remote(game, match, state_dir=state_dir, say=lambda text: print(text, flush=True))
+    score, names = sim.match.score, sim.table.names
+    print(f"\nfinal score: {names[0]} {score[0]}, {names[1]} {score[1]}", flush=True)
+    club = args.club or ""
+    if club:
+        publish_result(game.broker, club, sim.driver.log, board=game.pairing.client_id(game.side))
+        print(f"published the result to club {club}")
+    return OK
+
+
+def club_results(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.club import fetch_results  # noqa: PLC0415
+
+    club = args.club or config.remote.club
+    if not club:
+        raise ValueError("no club: give --club NAME or set [remote] club")
+    results = fetch_results(broker_of(config, args.broker), club)
+    if not results:
+        print(f"no results in club {club}")
+    for result in results:
+        print(result.line())
+    return OK

@@ -1,0 +1,204 @@
+"""``bgpi demo --remote``: this process's built-in player plays one seat of a match against
+another board over an MQTT broker; the other seat's intents arrive from the broker and the
+simulated hands here make them.
+
+Each board journals every record (the match's journal) and every message (its message log)
+before it shows or sends anything, so a board killed at any moment and started again with
+the same state directory goes on where it was, and so does the other.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bgpi.demo import PipPlayer
+from bgpi.driver import Journal, MemoryJournal
+from bgpi.gamelog import GameLog
+from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled
+from bgpi.remote.broker import Broker
+from bgpi.remote.hands import UnmadeIntentError, decide, make
+from bgpi.remote.link import Link
+from bgpi.remote.log import MessageLog, log_path
+from bgpi.remote.pairing import Pairing, side_name
+from bgpi.remote.session import Session
+from bgpi.remote.transport import Transport
+from bgpi.remote.turns import OutOfStepError, Todo, check_made, next_step
+from bgpi.remote.wire import Action, Intent
+from bgpi.simtable import SimOptions, SimTable
+
+MAX_STEPS = 50_000  # a runaway guard: a 25-point match needs far fewer
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteGame:
+    """Who this board is in which remote match."""
+
+    broker: Broker
+    pairing: Pairing
+    side: int
+    seed: int
+    patience: float = 120.0
+
+
+class ExchangedDice:
+    """The table's dice, drawn with the other board (commit, reveal), numbered in the match."""
+
+    def __init__(self, link: Link, records: Sequence[Record]) -> None:
+        self.link = link
+        self.draws = sum(isinstance(r, OpeningDie | Rolled) for r in records)
+
+    def roll(self) -> tuple[int, int]:
+        dice = self.link.dice(self.draws)
+        self.draws += 1
+        return dice
+
+    def die(self) -> int:
+        return self.roll()[0]
+
+
+@contextmanager
+def remote_board(
+    game: RemoteGame, match: MatchStarted, state_dir: Path | None
+) -> Iterator[tuple[SimTable, Link]]:
+    """The simulated table and its link, new or resumed from the state directory."""
+    with ExitStack() as stack:
+        journal, messages, records = _open_logs(stack, game, match, state_dir)
+        session = Session.restore(
+            game.pairing,
+            game.side,
+            match if not records else _first(records),
+            sent=messages.messages("sent"),
+            received=messages.messages("received"),
+            secrets=messages.secrets(),
+        )
+        pairing, side = game.pairing, game.side
+        transport = Transport(
+            game.broker,
+            client_id=pairing.client_id(side),
+            topics=(pairing.topic(1 - side),),
+        )
+        stack.callback(transport.close)
+        transport.open()
+        link = Link(session, transport, messages, patience=game.patience)
+        sim = SimTable(records or match, options=SimOptions(seed=game.seed), journal=journal)
+        sim.driver.dice = ExchangedDice(link, sim.driver.log)
+        link.hello()
+        yield sim, link
+        transport.flush()
+
+
+def _first(records: Sequence[Record]) -> MatchStarted:
+    first = records[0]
+    assert isinstance(first, MatchStarted)
+    return first
+
+
+def _open_logs(
+    stack: ExitStack, game: RemoteGame, match: MatchStarted, state_dir: Path | None
+) -> tuple[Journal, MessageLog, list[Record]]:
+    """The match's journal, the message log, and the records to resume (none: a new match)."""
+    if state_dir is None:
+        return MemoryJournal(), stack.enter_context(MessageLog(":memory:")), []
+    from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (the shell's name for the journal)
+    from bgpi.store import Journal as Store  # noqa: PLC0415
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    journal = stack.enter_context(Store.open(state_dir / JOURNAL_NAME))
+    messages = stack.enter_context(MessageLog(log_path(state_dir, game.pairing, game.side)))
+    if messages.empty:
+        return journal, messages, []
+    matches = journal.matches()
+    if not matches or matches[-1].finished:
+        raise ValueError(
+            f"match code {game.pairing.code} was used for a match that is over: take a new one"
+        )
+    return journal, messages, journal.records()
+
+
+def play_remote(
+    game: RemoteGame,
+    match: MatchStarted,
+    *,
+    state_dir: Path | None = None,
+    say: Callable[[str], None] = print,
+) -> SimTable:
+    """Play this board's seat until the match is over; ``MatchPausedError`` if it pauses."""
+    with remote_board(game, match, state_dir) as (sim, link):
+        say(f"{side_name(game.side)} at {game.broker}, room {game.pairing.room[:8]}")
+        printer = _Printer(sim, say)
+        player = PipPlayer()
+        for _ in range(MAX_STEPS):
+            printer.flush()
+            if not _step(sim, link, player, game):
+                printer.flush()
+                return sim
+    raise RuntimeError(f"the remote demo took {MAX_STEPS} steps without finishing the match")
+
+
+def _step(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> bool:
+    """One thing this board does next; False once the match is over."""
+    link.pump(0)
+    session, side = link.session, game.side
+    records = sim.driver.log
+    step = next_step(sim.table, records, side, session.intents(side), session.intents(1 - side))
+    todo = step.todo
+    if todo is Todo.DONE:
+        return False
+    if todo is Todo.SET_UP:
+        sim.setup()
+    elif todo is Todo.NEXT_GAME:
+        sim.roll(side)
+    elif todo is Todo.WAIT:
+        link.wait(0.2)
+    elif todo is Todo.SEND_PLAY:
+        played = records[step.at]
+        assert isinstance(played, Played)
+        link.send(Intent(step.at, Action.PLAY, played.moves))
+    elif todo is Todo.MAKE_THEIRS:
+        _make(sim, link, step.intent, 1 - side)
+    else:  # my seat: an intent sent before a restart, or a new decision
+        intent = step.intent or _decide(sim, link, player, game)
+        _make(sim, link, intent, side)
+    return True
+
+
+def _decide(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> Intent:
+    """My seat's decision; sent before my hands make it (a play only once committed)."""
+    at = len(sim.driver.log)
+    intent = decide(sim, player, game.side, at, random.Random(f"{game.seed}:{game.side}:{at}"))
+    if intent.action is not Action.PLAY:
+        link.send(intent)
+    return intent
+
+
+def _make(sim: SimTable, link: Link, intent: Intent | None, who: int) -> None:
+    assert intent is not None
+    try:
+        make(sim, intent, who)
+        check_made(sim.driver.log, intent, who, mine=who == link.session.side)
+    except (OutOfStepError, UnmadeIntentError) as exc:
+        link.pause(f"{side_name(who)}'s {exc}")
+
+
+class _Printer:
+    """Prints the game log's lines as the records come in, each once it is final."""
+
+    def __init__(self, sim: SimTable, say: Callable[[str], None]) -> None:
+        self.sim, self.say = sim, say
+        self.log = GameLog()
+        self.seen = self.printed = 0
+        if len(sim.driver.log) > 1:
+            say(f"resuming: {sim.match}")
+
+    def flush(self) -> None:
+        records = self.sim.driver.log
+        for record in records[self.seen :]:
+            self.log.add(record)
+        self.seen = len(records)
+        for entry in self.log.lines[self.printed : self.log.complete]:
+            self.say(f"\n{entry.text}" if entry.kind == "game" else f"  {entry.text}")
+        self.printed = self.log.complete

@@ -1,0 +1,126 @@
+"""A board's link to the other board: the session, its log and the broker, together.
+
+Every message goes to the log before it is published. Every connection (the first, and
+each reconnect) starts with a hello, which brings what either board missed; so does a
+silence of :data:`NUDGE` seconds while a board waits.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Final
+
+from bgpi.remote.fairdice import SECRET_BYTES
+from bgpi.remote.log import MessageLog
+from bgpi.remote.pairing import Pairing, side_name
+from bgpi.remote.session import Inbound, Session
+from bgpi.remote.transport import Connected, Transport
+from bgpi.remote.wire import Body
+
+log = logging.getLogger("bgpi")
+NUDGE: Final = 3.0  # seconds of silence before a waiting board says hello again
+
+
+class MatchPausedError(RuntimeError):
+    """The match is paused: a cheat was caught, or the boards are out of step."""
+
+
+class SilenceError(TimeoutError):
+    """The other board has said nothing for too long."""
+
+
+class Link:
+    """The session of one board, journaled and on the broker."""
+
+    def __init__(
+        self,
+        session: Session,
+        transport: Transport,
+        messages: MessageLog,
+        *,
+        patience: float = 120.0,
+    ) -> None:
+        self.session, self.transport, self.messages = session, transport, messages
+        self.patience = patience
+        self.pairing: Pairing = session.pairing
+        self._mine = self.pairing.topic(session.side)
+        self._theirs = self.pairing.topic(session.peer)
+        self._heard = self._nudged = time.monotonic()
+        self.on_accept: Callable[[Body], None] | None = None
+
+    def hello(self, *, answer: bool = False) -> None:
+        self.transport.publish(self._mine, self.session.hello(answer=answer))
+
+    def send(self, body: Body) -> None:
+        """Journal, then publish, my next message."""
+        raw = self.session.send(body)
+        self.messages.sync(self.session)
+        self.transport.publish(self._mine, raw)
+        self._heard = time.monotonic()  # the other board may now think before it answers
+
+    def flush(self) -> None:
+        """Send whatever the session owes the other board."""
+        while owed := self.session.due():
+            for body in owed:
+                self.send(body)
+
+    def pump(self, timeout: float) -> None:
+        """Take what arrived within ``timeout`` seconds; ``MatchPausedError`` once the match
+        is paused."""
+        for arrival in self.transport.poll(timeout):
+            if isinstance(arrival, Connected):
+                self.hello()
+            elif arrival.topic == self._theirs:
+                self._heard = time.monotonic()
+                self._take(self.session.take(arrival.payload))
+        self.flush()
+        self.check()
+
+    def wait(self, timeout: float) -> None:
+        """Wait for the other board: a hello after :data:`NUDGE` seconds of silence (in
+        case a message was lost), ``SilenceError`` after ``patience``."""
+        self.pump(timeout)
+        now = time.monotonic()
+        if now - self._heard > self.patience:
+            raise SilenceError(
+                f"no word from {side_name(self.session.peer)} in {self.patience:g} s"
+            )
+        if now - max(self._heard, self._nudged) > NUDGE:
+            self._nudged = now
+            self.hello()
+
+    def _take(self, inbound: Inbound) -> None:
+        if inbound.note is not None and not inbound.duplicate:
+            log.warning("%s", inbound.note)
+        self.messages.sync(self.session)
+        for raw in inbound.resend:
+            self.transport.publish(self._mine, raw)
+        if inbound.hello or inbound.ask:
+            self.hello(answer=inbound.hello)
+        if self.on_accept is not None:
+            for body in inbound.accepted:
+                self.on_accept(body)
+
+    def check(self) -> None:
+        paused = self.session.paused
+        if paused is not None:
+            self.flush()  # the halt that tells the other board why
+            raise MatchPausedError(paused.reason)
+
+    def pause(self, reason: str) -> None:
+        self.session.pause(reason)
+        self.check()
+
+    def dice(self, draw: int) -> tuple[int, int]:
+        """The dice of ``draw``: commit, wait for the other commitment, reveal, wait."""
+        if self.session.secret(draw) is None:
+            secret = secrets.token_bytes(SECRET_BYTES)
+            self.messages.keep_secret(draw, secret)  # before its commitment leaves
+            self.session.remember(draw, secret)
+        self.flush()
+        while (dice := self.session.dice(draw)) is None:
+            self.wait(0.2)
+        return dice

@@ -1,0 +1,287 @@
+"""One board's side of the protocol, as a pure core: messages in, messages out, no I/O.
+
+A :class:`Session` keeps both sides' numbered messages in order, answers hellos with what
+the other board lacks, runs the commit-reveal exchange of the dice, and catches a cheat: a
+revealed secret that does not match its commitment, an old message sent again as new, two
+different messages under one number. A cheat pauses the match (:attr:`Session.paused`) and
+the session owes the other board a :class:`~bgpi.remote.wire.Halt` saying why. A message
+that does not open (forged, another match's, garbled) is only ignored and counted: a stranger
+on the broker must not be able to stop a match.
+
+The shell journals every message the session sends or takes (:mod:`bgpi.remote.log`) and
+rebuilds the session from them after a restart (:meth:`Session.restore`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bgpi.records import MatchStarted
+from bgpi.remote.fairdice import SECRET_BYTES, commitment, dice_of
+from bgpi.remote.pairing import Pairing, side_name
+from bgpi.remote.wire import (
+    Action,
+    BadMessageError,
+    Body,
+    Commit,
+    Envelope,
+    Halt,
+    Hello,
+    Intent,
+    Reveal,
+    match_json,
+    open_envelope,
+    seal,
+)
+
+_RESIGNING = frozenset({Action.RESIGN, Action.ACCEPT, Action.REJECT})  # add no record
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Why the match stopped, and which side stopped it."""
+
+    reason: str
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    """What one message from the broker led to."""
+
+    accepted: tuple[Body, ...] = ()  # the other board's new numbered messages, in order
+    resend: tuple[bytes, ...] = ()  # my messages the other board lacks, as first sent
+    hello: bool = False  # answer a hello with mine
+    ask: bool = False  # a message came before the one due: ask for the gap with a hello
+    note: str | None = None  # why the message was ignored, for the log
+    duplicate: bool = False  # a message already taken (QoS 1 delivers at least once)
+
+
+class Session:
+    """The protocol state of the board playing ``side`` in ``match``."""
+
+    def __init__(self, pairing: Pairing, side: int, match: MatchStarted) -> None:
+        self.pairing, self.side, self.peer = pairing, side, 1 - side
+        self.match = match
+        self.sent: list[bytes] = []  # my numbered messages, message n at n - 1
+        self.received: list[bytes] = []  # the other board's, in order
+        self.mine: list[Body] = []
+        self.theirs: list[Body] = []
+        self._early: dict[int, bytes] = {}
+        self._secrets: dict[int, bytes] = {}  # my secret of each draw
+        self._committed: set[int] = set()
+        self._revealed: set[int] = set()
+        self._their_commits: dict[int, str] = {}
+        self._their_secrets: dict[int, bytes] = {}
+        self._last_at = -1
+        self.paused: Pause | None = None
+        self._halt_sent = False
+        self.ignored = 0  # messages that did not open
+
+    # -- restoring --------------------------------------------------------------------------
+
+    @classmethod
+    def restore(
+        cls,
+        pairing: Pairing,
+        side: int,
+        match: MatchStarted,
+        *,
+        sent: Iterable[bytes],
+        received: Iterable[bytes],
+        secrets: dict[int, bytes],
+    ) -> Session:
+        """The session a board's message log leads to."""
+        session = cls(pairing, side, match)
+        session._secrets = dict(secrets)
+        for raw in sent:
+            envelope = open_envelope(pairing, side, raw)
+            session._sent(raw, envelope.body)
+        for raw in received:
+            session.take(raw)
+        return session
+
+    # -- sending ----------------------------------------------------------------------------
+
+    def send(self, body: Body) -> bytes:
+        """Seal my next numbered message (the shell journals it, then publishes it)."""
+        raw = seal(self.pairing, self.side, len(self.sent) + 1, body)
+        self._sent(raw, body)
+        return raw
+
+    def _sent(self, raw: bytes, body: Body) -> None:
+        self.sent.append(raw)
+        self.mine.append(body)
+        if isinstance(body, Commit):
+            self._committed.add(body.draw)
+        elif isinstance(body, Reveal):
+            self._revealed.add(body.draw)
+        elif isinstance(body, Halt):
+            self._halt_sent = True
+            if self.paused is None:
+                self.paused = Pause(body.reason, self.side)
+
+    def hello(self, *, answer: bool = False) -> bytes:
+        """A hello (not numbered): sent on every connection, and to ask for a gap."""
+        body = Hello(len(self.received), len(self.sent), match_json(self.match), answer)
+        return seal(self.pairing, self.side, 0, body)
+
+    def remember(self, draw: int, secret: bytes) -> None:
+        """My secret for ``draw`` (journaled before its commitment is sent). A draw keeps
+        the first secret it was given: after a restart the same one is revealed."""
+        if len(secret) != SECRET_BYTES:
+            raise ValueError(f"a secret of {len(secret)} bytes, expected {SECRET_BYTES}")
+        self._secrets.setdefault(draw, secret)
+
+    def secret(self, draw: int) -> bytes | None:
+        return self._secrets.get(draw)
+
+    def due(self) -> list[Body]:
+        """What I owe the other board now: my commitment for each draw I hold a secret of,
+        my secret once I hold its commitment, a halt once I paused."""
+        owed: list[Body] = []
+        if self.paused is not None:
+            if self.paused.by == self.side and not self._halt_sent:
+                owed.append(Halt(self.paused.reason))
+            return owed
+        for draw in sorted(self._secrets):
+            secret = self._secrets[draw]
+            if draw not in self._committed:
+                owed.append(Commit(draw, commitment(self.pairing.room, self.side, draw, secret)))
+            elif draw in self._their_commits and draw not in self._revealed:
+                owed.append(Reveal(draw, secret.hex()))
+        return owed
+
+    def pause(self, reason: str) -> None:
+        """Pause the match from this side (the runner found the boards out of step)."""
+        if self.paused is None:
+            self.paused = Pause(reason, self.side)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def dice(self, draw: int) -> tuple[int, int] | None:
+        """The dice of ``draw`` once both secrets are known."""
+        mine, theirs = self._secrets.get(draw), self._their_secrets.get(draw)
+        if mine is None or theirs is None or draw not in self._revealed:
+            return None
+        white, black = (mine, theirs) if self.side == 0 else (theirs, mine)
+        return dice_of(self.pairing.room, draw, white, black)
+
+    def intents(self, side: int) -> list[Intent]:
+        bodies = self.mine if side == self.side else self.theirs
+        return [body for body in bodies if isinstance(body, Intent)]
+
+    # -- taking -----------------------------------------------------------------------------
+
+    def take(self, raw: bytes) -> Inbound:
+        """A message from the other board's topic."""
+        try:
+            envelope = open_envelope(self.pairing, self.peer, raw)
+        except BadMessageError as exc:
+            self.ignored += 1
+            return Inbound(note=f"ignored a message on {side_name(self.peer)}'s topic: {exc}")
+        if envelope.seq == 0:
+            return self._hello(envelope)
+        if isinstance(envelope.body, Hello):
+            return self._cheat(f"{self._them} numbered a hello ({envelope.seq})")
+        if self.paused is not None:
+            return Inbound(note=f"the match is paused: {self.paused.reason}")
+        return self._numbered(raw, envelope)
+
+    def _numbered(self, raw: bytes, envelope: Envelope) -> Inbound:
+        count = len(self.received)
+        if envelope.seq <= count:
+            if raw == self.received[envelope.seq - 1]:
+                return Inbound(duplicate=True)
+            return self._cheat(f"{self._them} sent two different messages numbered {envelope.seq}")
+        if envelope.seq > count + 1:
+            self._early[envelope.seq] = raw
+            return Inbound(ask=True, note=f"message {envelope.seq} came before {count + 1}")
+        accepted = [envelope.body]
+        inbound = self._accept(raw, envelope)
+        while inbound is None and len(self.received) + 1 in self._early:
+            early = self._early.pop(len(self.received) + 1)
+            envelope = open_envelope(self.pairing, self.peer, early)
+            accepted.append(envelope.body)
+            inbound = self._accept(early, envelope)
+        if inbound is not None:  # a cheat: what came before it stands
+            return Inbound(tuple(accepted[:-1]), note=inbound.note)
+        return Inbound(tuple(accepted))
+
+    @property
+    def _them(self) -> str:
+        return side_name(self.peer)
+
+    def _cheat(self, reason: str) -> Inbound:
+        self.pause(reason)
+        return Inbound(note=f"paused: {reason}")
+
+    def _hello(self, envelope: Envelope) -> Inbound:
+        body = envelope.body
+        if not isinstance(body, Hello):
+            return self._cheat(f"{self._them} sent an unnumbered {body.kind}")
+        try:
+            theirs = body.match_record()
+        except (BadMessageError, ValueError) as exc:
+            return self._cheat(f"{self._them}'s hello names no match: {exc}")
+        if theirs != self.match:
+            return self._cheat(
+                f"the boards disagree about the match: {self._them} means {_describe(theirs)}, "
+                f"{side_name(self.side)} {_describe(self.match)}"
+            )
+        resend = tuple(self.sent[body.have :])
+        return Inbound(resend=resend, hello=not body.answer)
+
+    def _accept(self, raw: bytes, envelope: Envelope) -> Inbound | None:
+        """Take the next message in order, or say (and pause) why it is a cheat."""
+        reason = self._check(envelope.body)
+        if reason is not None:
+            return self._cheat(reason)
+        body = envelope.body
+        self.received.append(raw)
+        self.theirs.append(body)
+        if isinstance(body, Commit):
+            self._their_commits[body.draw] = body.digest
+        elif isinstance(body, Reveal):
+            self._their_secrets[body.draw] = bytes.fromhex(body.secret)
+        elif isinstance(body, Intent):
+            self._last_at = body.at
+        elif isinstance(body, Halt):
+            self.paused = Pause(f"{self._them} paused the match: {body.reason}", self.peer)
+        return None
+
+    def _check(self, body: Body) -> str | None:
+        them = self._them
+        if isinstance(body, Commit):
+            if body.draw in self._their_commits:
+                return f"{them} repeated an old message: its commitment for draw {body.draw}"
+            return None
+        if isinstance(body, Reveal):
+            return self._check_reveal(body)
+        if isinstance(body, Intent):
+            stale = body.at < self._last_at or (
+                body.at == self._last_at and body.action not in _RESIGNING
+            )
+            if stale:
+                return f"{them} repeated an old message: {body.action.value} at record {body.at}"
+        return None
+
+    def _check_reveal(self, body: Reveal) -> str | None:
+        them, draw = self._them, body.draw
+        if draw in self._their_secrets:
+            return f"{them} repeated an old message: its secret for draw {draw}"
+        if draw not in self._their_commits:
+            return f"{them} revealed a secret for draw {draw} without committing to one"
+        try:
+            secret = bytes.fromhex(body.secret)
+        except ValueError:
+            return f"{them}'s secret for draw {draw} is not hexadecimal"
+        if commitment(self.pairing.room, self.peer, draw, secret) != self._their_commits[draw]:
+            return f"{them}'s secret for draw {draw} does not match its commitment"
+        return None
+
+
+def _describe(match: MatchStarted) -> str:
+    kind = f"a {match.length}-point match" if match.length else "money"
+    return f"{kind} of {match.names[0]} and {match.names[1]}"

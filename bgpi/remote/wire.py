@@ -1,0 +1,223 @@
+"""The messages two boards exchange, and their envelope: numbered, signed, checked.
+
+A message is a JSON object ``{"v": 1, "side": ..., "seq": ..., "body": {...}, "mac": ...}``.
+``seq`` numbers each side's messages from 1 (0: a hello, which is not numbered, since it may
+be sent any number of times). ``mac`` is HMAC-SHA256 with the sender's key from the pairing
+over the room, the side, the number and the body, so a message from another pairing, one
+whose sender is forged or one changed on the way does not open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar, Final
+
+from bgpi.records import MatchStarted, from_json, to_json
+from bgpi.remote.pairing import SIDE_NAMES, Pairing
+
+VERSION: Final = 1
+MAX_BYTES: Final = 16_384  # no message of a match is near this; a bigger one is not read
+
+
+class BadMessageError(ValueError):
+    """A message that does not open: not ours, forged, or malformed (the reason says which)."""
+
+
+class Action(Enum):
+    """What a seat decided: the table's records follow from it at the other board."""
+
+    OPENING = "opening"  # roll my die of the opening roll
+    ROLL = "roll"
+    DOUBLE = "double"
+    TAKE = "take"
+    BEAVER = "beaver"
+    DROP = "drop"
+    PLAY = "play"  # the moves are in the intent
+    RESIGN = "resign"  # offer to resign ``result`` (1 single, 2 gammon, 3 backgammon)
+    ACCEPT = "accept"  # the resignation offered
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Sent on every connection: what I have of yours (``have``), how many I sent
+    (``sent``), and the match I mean. ``answer`` marks the reply to a hello."""
+
+    kind: ClassVar[str] = "hello"
+    have: int
+    sent: int
+    match: str  # the MatchStarted record's JSON: both boards must mean the same match
+    answer: bool = False
+
+    def match_record(self) -> MatchStarted:
+        record = from_json(self.match)
+        if not isinstance(record, MatchStarted):
+            raise BadMessageError(f"a hello's match is a {record.kind} record")
+        return record
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """The sender's seat decided ``action``; its first record is record ``at`` (counted from
+    0, the MatchStarted) of the match's journal."""
+
+    kind: ClassVar[str] = "intent"
+    at: int
+    action: Action
+    moves: tuple[tuple[int, int, int, bool], ...] = ()  # a play's moves, mover's numbering
+    result: int = 0  # a resignation's: 1, 2 or 3
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """The hash of the sender's secret for draw ``draw``."""
+
+    kind: ClassVar[str] = "commit"
+    draw: int
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The sender's secret for draw ``draw``, once it holds the other's commitment."""
+
+    kind: ClassVar[str] = "reveal"
+    draw: int
+    secret: str  # hex
+
+
+@dataclass(frozen=True, slots=True)
+class Halt:
+    """The sender paused the match, and why: both boards show it."""
+
+    kind: ClassVar[str] = "halt"
+    reason: str
+
+
+Body = Hello | Intent | Commit | Reveal | Halt
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """An opened message."""
+
+    side: int
+    seq: int
+    body: Body
+
+
+def seal(pairing: Pairing, side: int, seq: int, body: Body) -> bytes:
+    """The message, signed with ``side``'s key."""
+    data = _body_json(body)
+    mac = _mac(pairing, side, seq, data)
+    text = json.dumps(
+        {"v": VERSION, "side": SIDE_NAMES[side], "seq": seq, "body": data, "mac": mac},
+        separators=(",", ":"),
+        sort_keys=True,
+    )
+    return text.encode()
+
+
+def open_envelope(pairing: Pairing, expected_side: int, raw: bytes) -> Envelope:
+    """Open a message that must come from ``expected_side``; ``BadMessageError`` saying why not."""
+    if len(raw) > MAX_BYTES:
+        raise BadMessageError(f"a message of {len(raw)} bytes, more than {MAX_BYTES}")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise BadMessageError("not JSON") from None
+    if not isinstance(data, dict) or set(data) != {"v", "side", "seq", "body", "mac"}:
+        raise BadMessageError("not a bgpi message")
+    if data["v"] != VERSION:
+        raise BadMessageError(f"protocol version {data['v']!r}, this board speaks {VERSION}")
+    if data["side"] != SIDE_NAMES[expected_side]:
+        raise BadMessageError(f"signed as {data['side']!r} on {SIDE_NAMES[expected_side]}'s topic")
+    seq, body, mac = data["seq"], data["body"], data["mac"]
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0 or not isinstance(mac, str):
+        raise BadMessageError("a malformed number or signature")
+    if not hmac.compare_digest(mac, _mac(pairing, expected_side, seq, body)):
+        raise BadMessageError(f"a bad signature (message {seq}): forged, changed, or another match")
+    return Envelope(expected_side, seq, _body(body))
+
+
+def _mac(pairing: Pairing, side: int, seq: int, body: Any) -> str:
+    signed = json.dumps(
+        [pairing.room, SIDE_NAMES[side], seq, body], separators=(",", ":"), sort_keys=True
+    )
+    return hmac.new(pairing.key(side), signed.encode(), hashlib.sha256).hexdigest()
+
+
+def _body_json(body: Body) -> dict[str, Any]:
+    if isinstance(body, Intent):
+        return {
+            "kind": body.kind,
+            "at": body.at,
+            "action": body.action.value,
+            "moves": [list(m) for m in body.moves],
+            "result": body.result,
+        }
+    if isinstance(body, Hello):
+        fields = {"have": body.have, "sent": body.sent, "match": body.match, "answer": body.answer}
+        return {"kind": body.kind, **fields}
+    if isinstance(body, Commit):
+        return {"kind": body.kind, "draw": body.draw, "digest": body.digest}
+    if isinstance(body, Reveal):
+        return {"kind": body.kind, "draw": body.draw, "secret": body.secret}
+    return {"kind": body.kind, "reason": body.reason}
+
+
+def _body(data: Any) -> Body:
+    """A signed body read back; ``BadMessageError`` if a field is missing or of a wrong type (a
+    board of another version, or a bug: it was signed with the pairing's key)."""
+    if not isinstance(data, dict):
+        raise BadMessageError("a body that is not an object")
+    try:
+        return _BUILDERS[data["kind"]](data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadMessageError(f"a malformed {data.get('kind')!r} body: {exc}") from None
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{key} is {value!r}, expected a number")
+    return value
+
+
+def _str(data: dict[str, Any], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise ValueError(f"{key} is {value!r}, expected text")
+    return value
+
+
+def _moves(data: Any) -> tuple[tuple[int, int, int, bool], ...]:
+    moves = []
+    for move in data:
+        src, dst, die, hit = move
+        if not all(isinstance(v, int) for v in (src, dst, die)) or not isinstance(hit, bool):
+            raise ValueError(f"move {move!r}")
+        moves.append((int(src), int(dst), int(die), bool(hit)))
+    return tuple(moves)
+
+
+_BUILDERS: Final[dict[str, Callable[[dict[str, Any]], Body]]] = {
+    "hello": lambda d: Hello(
+        _int(d, "have"), _int(d, "sent"), _str(d, "match"), d["answer"] is True
+    ),
+    "intent": lambda d: Intent(
+        _int(d, "at"), Action(d["action"]), _moves(d["moves"]), _int(d, "result")
+    ),
+    "commit": lambda d: Commit(_int(d, "draw"), _str(d, "digest")),
+    "reveal": lambda d: Reveal(_int(d, "draw"), _str(d, "secret")),
+    "halt": lambda d: Halt(_str(d, "reason")),
+}
+
+
+def match_json(record: MatchStarted) -> str:
+    return to_json(record)

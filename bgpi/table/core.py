@@ -1,0 +1,559 @@
+"""The table: a whole match at a real board, as a pure state machine.
+
+Inputs are events with timestamps (:mod:`bgpi.table.events`): a raw observation of the board
+(``Seen``), the clock (``Tick``), a button going down or up (``Press``), and dice the shell
+rolled when asked (``DiceRolled``). :meth:`Table.handle` returns a :class:`Step`: the next
+table, the records it decided (the shell journals each before showing it) and whether it wants
+dice rolled.
+
+Everything that matters is in the records: :meth:`Table.apply` turns one record into the next
+table, checking it against the rules, and :meth:`Table.replay` rebuilds a table from a journal.
+What is not recorded is only what the board and the hands say now (the settled observation,
+the tracker's reading), which the sensors give back after a restart.
+
+The table holds what spans phases (the match, the position, the settle filter, the buttons
+down, the faults); ``at`` is the phase (:mod:`bgpi.table.phases`) with what only it needs.
+What each button does is one table of rows in :mod:`bgpi.table.buttons`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from bgpi.records import (
+    PEOPLE,
+    Cube,
+    CubeAction,
+    GameEnded,
+    GameStarted,
+    MatchStarted,
+    OpeningDie,
+    OpeningRolled,
+    Played,
+    Record,
+    Rolled,
+    Seat,
+)
+from bgpi.rules import (
+    GameResult,
+    GameState,
+    Match,
+    Move,
+    Play,
+    Position,
+    apply_move,
+    game_result,
+    legal_plays,
+)
+from bgpi.rules.errors import RulesError
+from bgpi.sensing.board import BoardDiff, Observation, check_board, zone_of
+from bgpi.sensing.settle import SettleFilter
+from bgpi.sensing.tracker import Kind, Reading, TurnTracker
+from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of
+from bgpi.table.events import (
+    DiceRequest,
+    DiceRolled,
+    Event,
+    Fault,
+    Press,
+    Seen,
+    Step,
+    TableConfig,
+    Tick,
+    chain,
+)
+from bgpi.table.phases import (
+    BeforeRoll,
+    Confirm,
+    Doubled,
+    Ending,
+    GameOver,
+    Guided,
+    MatchOver,
+    Moving,
+    Opening,
+    Phase,
+    PhaseState,
+    Setup,
+)
+from bgpi.table.seats import Chosen, Decided, waiting
+from bgpi.words import BLACK, WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A button down since ``since``; ``waiting`` if it acts on release (short or held)."""
+
+    player: int
+    button: str
+    since: float
+    waiting: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The state of the table. ``position`` is always from White's side (White on roll);
+    :attr:`mover_view` turns it to the player on roll."""
+
+    config: TableConfig
+    match: Match
+    names: tuple[str, str] = ("White", "Black")
+    seats: tuple[Seat, Seat] = PEOPLE
+    at: PhaseState = field(default_factory=Setup)
+    position: Position = field(default_factory=Position.initial)
+    last_play: frozenset[int] = frozenset()  # zones the last play touched, shown to the next
+    settle: SettleFilter = field(default_factory=SettleFilter)
+    observation: Observation | None = None
+    held: tuple[Held, ...] = ()
+    faults: tuple[tuple[str, str], ...] = ()  # backends down now: (source, what happened)
+
+    # -- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, config: TableConfig, record: MatchStarted) -> Table:
+        """A table for a new match, before its first record is applied."""
+        table = cls(
+            config,
+            Match.new(record.rules()),
+            names=record.names,
+            seats=record.seats,
+            settle=SettleFilter(config.settle),
+        )
+        return table.apply(record)
+
+    @classmethod
+    def replay(cls, config: TableConfig, records: Sequence[Record]) -> Table:
+        """The table a journal leads to. ``ValueError`` naming the record if one does not fit."""
+        if not records or not isinstance(records[0], MatchStarted):
+            raise ValueError("a journal must begin with the start of a match")
+        table = cls.start(config, records[0])
+        for number, record in enumerate(records[1:], start=2):
+            try:
+                table = table.apply(record)
+            except (RulesError, ValueError) as exc:
+                raise ValueError(f"record {number} ({record}) does not fit: {exc}") from None
+        return table
+
+    # -- what the phase holds ---------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.at.kind
+
+    @property
+    def opening(self) -> tuple[int | None, int | None]:
+        """Each player's opening die rolled so far."""
+        return self.at.dice if isinstance(self.at, Opening) else (None, None)
+
+    @property
+    def tracker(self) -> TurnTracker | None:
+        return self.at.tracker if isinstance(self.at, Moving | Confirm) else None
+
+    @property
+    def reading(self) -> Reading | None:
+        return self.at.reading if isinstance(self.at, Moving) else None
+
+    @property
+    def candidates(self) -> tuple[int, ...]:
+        return self.at.candidates if isinstance(self.at, Confirm) else ()
+
+    @property
+    def candidate(self) -> int:
+        return self.at.candidate if isinstance(self.at, Confirm) else 0
+
+    @property
+    def mover_view(self) -> Position:
+        turn = self.match.turn
+        return self.position.swap() if turn == BLACK else self.position
+
+    def mover_view_of(self, player: int) -> Position:
+        return self.position.swap() if player == BLACK else self.position
+
+    # -- records ----------------------------------------------------------------------------
+
+    def apply(self, record: Record) -> Table:  # noqa: PLR0911 (one branch per record kind)
+        """The table after ``record``, which the rules must allow."""
+        if isinstance(record, MatchStarted):
+            return replace(
+                self,
+                match=Match.new(record.rules()),
+                names=record.names,
+                seats=record.seats,
+                at=Setup(),
+                position=Position.initial(),
+            )
+        if isinstance(record, GameStarted):
+            # Leaving "game over" for the setup is not recorded: only its end, GameStarted.
+            if self.phase is Phase.GAME_OVER:
+                return self._game_started()
+            return self._expect(Phase.SETUP, record)._game_started()
+        if isinstance(record, OpeningDie):
+            return self._expect(Phase.OPENING, record)._opening_die(record)
+        if isinstance(record, OpeningRolled):
+            return self._expect(Phase.OPENING, record)._opening_rolled(record)
+        if isinstance(record, Rolled):
+            return self._expect(Phase.BEFORE_ROLL, record)._rolled(record)
+        if isinstance(record, Played):
+            return self._played(record)
+        if isinstance(record, CubeAction):
+            return self._cube_action(record)
+        return self._game_ended(record)
+
+    def _expect(self, phase: Phase, record: Record) -> Table:
+        if self.phase is not phase:
+            raise ValueError(f"{record} came in phase {self.phase.value}, not {phase.value}")
+        return self
+
+    def _game_started(self) -> Table:
+        match = self.match if self.match.state is GameState.NONE else self.match.start_game()
+        return replace(
+            self,
+            match=match,
+            at=Opening(),
+            position=Position.initial(),
+            last_play=frozenset(),
+        )
+
+    def _opening_die(self, record: OpeningDie) -> Table:
+        dice = list(self.opening)
+        if dice[record.player] is not None:
+            raise ValueError(f"player {record.player} has already rolled an opening die")
+        dice[record.player] = record.die
+        return replace(self, at=Opening((dice[0], dice[1])))
+
+    def _opening_rolled(self, record: OpeningRolled) -> Table:
+        if self.opening not in ((record.white, record.black), (None, None)):
+            raise ValueError(f"{record} does not match the dice shown, {self.opening}")
+        match = self.match.opening_roll(record.white, record.black)
+        table = replace(self, match=match, at=Opening())
+        if match.turn is None:  # a tie: roll again
+            return table
+        return table._prepare_turn()
+
+    def _rolled(self, record: Rolled) -> Table:
+        if record.player != self.match.turn:
+            raise ValueError(f"{record}: it is player {self.match.turn}'s turn")
+        return replace(self, match=self.match.roll(record.dice))._prepare_turn()
+
+    def _prepare_turn(self) -> Table:
+        """Dice rolled: the tracker prepares the turn once, for every observation to come."""
+        assert self.match.turn is not None and self.match.dice is not None
+        tracker = TurnTracker(self.mover_view, self.match.dice, self.match.turn, self.config.caps)
+        return replace(self, at=Moving(tracker))._read()
+
+    def _played(self, record: Played) -> Table:
+        if self.phase not in (Phase.MOVING, Phase.CONFIRM, Phase.GUIDED):
+            raise ValueError(f"{record} came in phase {self.phase.value}, not while moving")
+        match, mover = self.match, self.match.turn
+        if record.player != mover or match.dice is None or mover is None:
+            raise ValueError(f"{record}: player {mover} is on roll")
+        result = self.mover_view
+        for move in record.move_values():
+            result = apply_move(result, move)
+        # The turn's tracker already knows every legal result (its index, built while the
+        # hands moved): checking there costs microseconds where regenerating the plays of a
+        # heavy roll costs tens of milliseconds on the way to the LEDs.
+        assert isinstance(self.at, Moving | Confirm | Guided)
+        if not self.at.tracker.is_legal(Play(record.move_values(), result)):
+            raise ValueError(f"{record} is not a legal play of {match.dice} in {result.id()}")
+        touched = frozenset(
+            zone_of(mover, index) for move in record.moves for index in (move[0], move[1])
+        )
+        position = result.swap() if mover == BLACK else result
+        table = replace(self, position=position, last_play=touched)
+        if game_result(result) is not None:
+            return replace(table, at=Ending())  # the GameEnded record follows
+        return replace(table, match=match.end_turn(), at=BeforeRoll())
+
+    def _cube_action(self, record: CubeAction) -> Table:
+        match = self.match
+        actions: dict[Cube, tuple[Phase, Callable[[], Match], PhaseState]] = {
+            Cube.DOUBLE: (Phase.BEFORE_ROLL, match.double, Doubled()),
+            Cube.TAKE: (Phase.DOUBLED, match.take, BeforeRoll()),
+            Cube.BEAVER: (Phase.DOUBLED, match.beaver, BeforeRoll()),
+            Cube.DROP: (Phase.DOUBLED, match.drop, Doubled()),
+        }
+        phase, act, after = actions[record.action]
+        self._expect(phase, record)
+        deciding = match.turn if record.action is Cube.DOUBLE else _other(match.turn)
+        if record.player != deciding:
+            raise ValueError(f"{record}: player {deciding} decides now")
+        return replace(self, match=act(), at=after)
+
+    def _game_ended(self, record: GameEnded) -> Table:
+        match = self.match
+        if record.dropped:
+            if match.state is not GameState.DROPPED or match.game_winner != record.winner:
+                raise ValueError(f"{record}: no drop by player {_other(record.winner)}")
+        else:
+            result = game_result(self.mover_view_of(record.winner))
+            if result is None or int(result) != record.result:
+                raise ValueError(f"{record}: player {record.winner} has not won a {record.result}")
+            match = match.win(record.winner, GameResult(record.result))
+        over: PhaseState = MatchOver() if match.match_over else GameOver()
+        return replace(self, match=match, at=over)
+
+    # -- events -----------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> Step:
+        """React to one event: the next table, the records decided, dice wanted, and the
+        decision now awaited from a seat that is not a person here (when it is new)."""
+        step = self._handle(event)
+        request = waiting(step.table)
+        if request is not None and request != waiting(self):
+            return replace(step, request=request)
+        return step
+
+    def _handle(self, event: Event) -> Step:
+        if isinstance(event, Seen | Tick):
+            if isinstance(event, Seen):
+                settle, settled = self.settle.feed(event.observation, event.t)
+            else:
+                settle, settled = self.settle.poll(event.t)
+            table = self if settle is self.settle else replace(self, settle=settle)
+            return table._settled(settled)
+        if isinstance(event, DiceRolled):
+            return self._dice(event.player, event.dice)
+        if isinstance(event, Fault):
+            faults = tuple(f for f in self.faults if f[0] != event.source)
+            if event.message is not None:
+                faults += ((event.source, event.message),)
+            return Step(replace(self, faults=faults))
+        if isinstance(event, Decided):
+            return self._decided(event)
+        if isinstance(event, Chosen):
+            return self._chosen(event)
+        return self._button(event)
+
+    def _settled(self, observation: Observation | None) -> Step:
+        if observation is None:
+            return Step(self)
+        table = replace(self, observation=observation)._read()
+        if table.phase is Phase.SETUP and table.board_ok():
+            return table._decide(GameStarted())
+        return table._guided_done()
+
+    def _read(self) -> Table:
+        """Let the tracker answer the settled observation (in the moving phase); in a
+        guided play, find how many of its moves the board shows."""
+        at, seen = self.at, self.observation
+        if isinstance(at, Guided) and seen is not None:
+            done = [k for k, step in enumerate(at.steps) if self._shows(seen, step)]
+            return replace(self, at=replace(at, done=done[-1])) if done else self
+        if not isinstance(at, Moving) or seen is None:
+            return self
+        reading = at.tracker.read(seen, at.near)
+        near = reading.nodes[0] if reading.kind is Kind.AT_NODE else at.near
+        return replace(self, at=Moving(at.tracker, reading, near))
+
+    def _shows(self, observation: Observation, position: Position) -> bool:
+        return check_board(observation, position, WHITE, self.config.caps).ok
+
+    def _decide(self, *records: Record) -> Step:
+        table = self
+        for record in records:
+            table = table.apply(record)
+        return Step(table._read(), records)
+
+    def _dice(self, player: int, dice: tuple[int, ...]) -> Step:
+        if self.phase is Phase.OPENING and len(dice) == 1:
+            record = OpeningDie(player, dice[0])
+            table = self.apply(record)
+            white, black = table.opening
+            if white is not None and black is not None:
+                return chain(Step(table, (record,)), table._decide(OpeningRolled(white, black)))
+            return Step(table, (record,))
+        if self.phase is Phase.BEFORE_ROLL and player == self.match.turn and len(dice) == 2:
+            return self._decide(Rolled(player, (dice[0], dice[1])))
+        raise ValueError(f"dice {dice} were not asked for in phase {self.phase.value}")
+
+    # -- buttons ----------------------------------------------------------------------------
+
+    def _button(self, event: Press) -> Step:
+        player, button = event.player, event.button
+        if self.seats[player] is not Seat.PERSON:
+            return Step(self)  # that seat decides for itself: its buttons here do nothing
+        if event.pressed:
+            rows = rows_of(self, player, button)
+            # A button with a held meaning waits for its release to tell short from held.
+            waiting = Hold.HELD in rows
+            table = replace(self, held=(*self.held, Held(player, button, event.t, waiting)))
+            return Step(table) if waiting else table._press(player, button, Hold.SHORT)
+        down = next((h for h in self.held if (h.player, h.button) == (player, button)), None)
+        table = replace(self, held=tuple(h for h in self.held if h is not down))
+        if down is None or not down.waiting:
+            return Step(table)
+        long = event.t - down.since >= self.config.long_press
+        return table._press(player, button, Hold.HELD if long else Hold.SHORT)
+
+    def _press(self, player: int, button: str, hold: Hold) -> Step:
+        if self.sensors_down:
+            # The board cannot be read: its last reading may be stale, so no button decides
+            # anything (no play, roll or cube) until the sensors answer again.
+            return Step(self)
+        rows = rows_of(self, player, button)
+        row = rows.get(hold) or rows.get(Hold.SHORT)
+        if row is None:
+            return Step(self)
+        if self.phase is Phase.BEFORE_ROLL and not self.board_ok():
+            return Step(self)  # no roll nor double until the board shows the position
+        return self.intend(player, row.intent)
+
+    # -- seats that are not a person here -----------------------------------------------------
+
+    def _refuse(self, player: int, why: str) -> Step:
+        return Step(self, refused=f"{self.names[player]}'s seat: {why}")
+
+    def _decided(self, event: Decided) -> Step:
+        player, intent = event.player, event.intent
+        if self.seats[player] is Seat.PERSON:
+            return self._refuse(player, "a person at this board decides with the buttons")
+        if intent not in SEAT_INTENTS or intent not in intents_of(self, player):
+            return self._refuse(player, f"{intent.value} is not open in phase {self.phase.value}")
+        return self.intend(player, intent)
+
+    def _chosen(self, event: Chosen) -> Step:
+        player, at, dice = event.player, self.at, self.match.dice
+        if self.seats[player] is Seat.PERSON:
+            return self._refuse(player, "a person at this board makes the play by hand")
+        if not isinstance(at, Moving) or player != self.match.turn or dice is None:
+            return self._refuse(player, f"no play is due in phase {self.phase.value}")
+        steps = _steps(self.mover_view, event.moves, player)
+        legal = {play.result: len(play.moves) for play in legal_plays(self.mover_view, dice)}
+        if steps is None or legal.get(_mover(steps[-1], player)) != len(event.moves):
+            return self._refuse(player, f"{event.moves} is not a legal play of {dice}")
+        guided = replace(self, at=Guided(at.tracker, event.moves, steps))._read()
+        return guided._guided_done()
+
+    def _guided_done(self) -> Step:
+        """A guided play is committed once the board shows all of it, read by the tracker."""
+        at, seen = self.at, self.observation
+        if not isinstance(at, Guided) or at.next_move is not None or seen is None:
+            return Step(self)
+        reading = at.tracker.read(seen)
+        final = _mover(at.steps[-1], at.tracker.mover)
+        nodes = at.tracker.tree.nodes
+        if not any(nodes[node].result == final for node in reading.complete):
+            return Step(self)
+        return self._commit_moves(at.moves, final)
+
+    def intend(self, player: int, intent: Intent) -> Step:
+        """Do what ``player`` wants, as a press of theirs would (checked by its caller)."""
+        return _INTENTS[intent](self, player)
+
+    def _opening_roll(self, player: int) -> Step:
+        return Step(self, dice=DiceRequest(player, 1))
+
+    def _roll(self, player: int) -> Step:
+        return Step(self, dice=DiceRequest(player, 2))
+
+    def _double(self, player: int) -> Step:
+        return self._decide(CubeAction(player, Cube.DOUBLE))
+
+    def _take(self, player: int) -> Step:
+        return self._decide(CubeAction(player, Cube.TAKE))
+
+    def _beaver(self, player: int) -> Step:
+        return self._decide(CubeAction(player, Cube.BEAVER))
+
+    def _drop(self, player: int) -> Step:
+        cube = self.match.cube
+        return self._decide(
+            CubeAction(player, Cube.DROP), GameEnded(_other(player), 1, cube, dropped=True)
+        )
+
+    def _end_turn(self, player: int) -> Step:
+        """A complete legal play on the board: committed, or confirmed if several fit."""
+        reading = self.reading
+        assert isinstance(self.at, Moving) and reading is not None
+        if len(reading.complete) > 1:
+            return Step(replace(self, at=Confirm(self.at.tracker, reading.complete)))
+        return self._commit(self.at.tracker, reading.complete[0])
+
+    def _confirm(self, player: int) -> Step:
+        assert isinstance(self.at, Confirm)
+        return self._commit(self.at.tracker, self.at.candidates[self.at.candidate])
+
+    def _next_candidate(self, player: int) -> Step:
+        at = self.at
+        assert isinstance(at, Confirm)
+        return Step(
+            replace(self, at=replace(at, candidate=(at.candidate + 1) % len(at.candidates)))
+        )
+
+    def _commit(self, tracker: TurnTracker, node: int) -> Step:
+        play = tracker.play(node)
+        return self._commit_moves(play.moves, play.result)
+
+    def _commit_moves(self, moves: tuple[Move, ...], after: Position) -> Step:
+        """The play ``moves``, leading to ``after`` (the mover's view), journaled."""
+        assert self.match.turn is not None
+        mover = self.match.turn
+        records: list[Record] = [Played.of(mover, moves)]
+        result = game_result(after)
+        if result is not None:
+            points = self.match.points_for(result)
+            records.append(GameEnded(mover, int(result), points))
+        return self._decide(*records)
+
+    def _next_game(self, player: int) -> Step:
+        if self.phase is Phase.MATCH_OVER:
+            return self._decide(MatchStarted.of(self.match.rules, self.names, self.seats))
+        return Step(replace(self, at=Setup(), position=Position.initial()))
+
+    # -- what to show -----------------------------------------------------------------------
+
+    @property
+    def sensors_down(self) -> bool:
+        """Whether the sensors reported a fault that has not cleared."""
+        return any(source == "sensors" for source, _ in self.faults)
+
+    def board_diff(self) -> BoardDiff | None:
+        """How the board differs from the position it should show (outside the moving phase;
+        in it the tracker's reading says); None before the sensors have said anything."""
+        if self.observation is None:
+            return None
+        return check_board(self.observation, self.position, WHITE, self.config.caps)
+
+    def board_ok(self) -> bool:
+        diff = self.board_diff()
+        return diff is not None and diff.ok
+
+
+_INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
+    Intent.OPENING_ROLL: Table._opening_roll,
+    Intent.ROLL: Table._roll,
+    Intent.DOUBLE: Table._double,
+    Intent.TAKE: Table._take,
+    Intent.BEAVER: Table._beaver,
+    Intent.DROP: Table._drop,
+    Intent.END_TURN: Table._end_turn,
+    Intent.CONFIRM: Table._confirm,
+    Intent.NEXT_CANDIDATE: Table._next_candidate,
+    Intent.NEXT_GAME: Table._next_game,
+}
+
+
+def _steps(start: Position, moves: tuple[Move, ...], mover: int) -> tuple[Position, ...] | None:
+    """The positions (White's view) after each of ``moves`` made from ``start`` (the
+    mover's view), ``start`` first; None if a move cannot be made."""
+    steps, position = [start], start
+    for move in moves:
+        try:
+            position = apply_move(position, move)
+        except (RulesError, ValueError, IndexError):
+            return None
+        steps.append(position)
+    return tuple(_mover(step, mover) for step in steps)
+
+
+def _mover(position: Position, mover: int) -> Position:
+    """White's view of the mover's view, and back: the same swap."""
+    return position.swap() if mover == BLACK else position
+
+
+def _other(player: int | None) -> int:
+    if player is None:
+        raise ValueError("nobody is on roll")
+    return 1 - player

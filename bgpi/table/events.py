@@ -1,0 +1,101 @@
+"""What goes into the table (events) and what comes out of it (a :class:`Step`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bgpi.records import Record
+from bgpi.sensing.board import Observation
+from bgpi.sensing.settle import DEFAULT_SETTLE
+from bgpi.table.seats import Chosen, Decided, DecisionRequest
+
+if TYPE_CHECKING:
+    from bgpi.table.core import Table
+
+LONG_PRESS = 0.8  # seconds a button is held for its second meaning (beaver)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A raw observation of the board (checkers per zone) at time ``t``."""
+
+    observation: Observation
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The clock: lets the settle filter pass on an observation that has held still."""
+
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """``player``'s ``button`` went down (``pressed``) or up at time ``t``."""
+
+    player: int
+    button: str
+    pressed: bool
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled:
+    """The dice the shell rolled for ``player`` when a step asked for them."""
+
+    player: int
+    dice: tuple[int, ...]
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
+
+    source: str
+    message: str | None
+    t: float
+
+
+Event = Seen | Tick | Press | DiceRolled | Fault | Decided | Chosen
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRequest:
+    """Roll ``count`` dice for ``player``: one die in the opening roll, else two."""
+
+    player: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one event led to: the next table, the records it decided (in order: the shell
+    journals them before it shows anything), the dice it wants rolled, the decision it now
+    waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), and why a
+    seat's answer was refused."""
+
+    table: Table
+    records: tuple[Record, ...] = ()
+    dice: DiceRequest | None = None
+    request: DecisionRequest | None = None
+    refused: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """What the table needs to know of the board and the game."""
+
+    caps: Observation  # slots per zone, from the geometry
+    settle: float = DEFAULT_SETTLE
+    long_press: float = LONG_PRESS
+
+
+def chain(first: Step, second: Step) -> Step:
+    """``first`` then ``second``: the second's table, both steps' records."""
+    return Step(second.table, first.records + second.records, second.dice)
+
+
+__all__ = ["Chosen", "Decided", "DecisionRequest"]

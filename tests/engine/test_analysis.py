@@ -1,0 +1,134 @@
+"""A match analysed by gnubg: the ratings gnubg itself prints, stored with the match so they
+are not computed twice, printed by ``bgpi analyse``."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from bgpi import engine as engine_package
+from bgpi.analysis import AnalysisStore, analysed, from_json, to_json
+from bgpi.cli import main
+from bgpi.demo import play_match
+from bgpi.engine import GnubgEngine, Level, MatchAnalysis
+from bgpi.export import export_mat
+from bgpi.records import GameEnded, MatchStarted, Record
+from bgpi.store import Journal
+from tests.engine.conftest import needs_gnubg
+from tests.engine.samples import SAMPLE
+
+
+def journal_with_a_match(path: Path, length: int = 3, seed: int = 5) -> list[Record]:
+    with Journal.open(path) as journal:
+        play_match(MatchStarted(length), seed=seed, say=lambda _: None, journal=journal)
+        return journal.records()
+
+
+def gnubg_statistics(records: Sequence[Record], tmp_path: Path) -> str:
+    mat = tmp_path / "gnubg-own.mat"
+    mat.write_text(export_mat(records), encoding="utf-8")
+    commands = [
+        f"import mat {mat}",
+        "set analysis chequerplay evaluation plies 0",
+        "set analysis cubedecision evaluation plies 0",
+        "set analysis chequerplay evaluation prune off",
+        "set analysis cubedecision evaluation prune off",
+        "analyse match",
+        "show statistics match",
+    ]
+    return subprocess.run(
+        ["/usr/games/gnubg", "-t", "-q", "-r"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
+
+
+def words(text: str, label: str) -> list[str]:
+    line = next(line for line in text.splitlines() if line.startswith(label))
+    return re.split(r"\s{2,}", line[len(label) :].strip())
+
+
+@needs_gnubg
+def test_the_ratings_are_gnubgs_own(tmp_path: Path) -> None:
+    records = journal_with_a_match(tmp_path / "journal.sqlite")
+    engine = GnubgEngine(analysis_level=Level.EXPERT)
+    try:
+        analysis = engine.analyse(records)
+    finally:
+        engine.close()
+    stats = gnubg_statistics(records, tmp_path)
+    white, black = analysis.match
+    assert [white.rating, black.rating] == words(stats, "Overall rating")
+    assert [white.luck_rating, black.luck_rating] == words(stats, "Luck rating")
+    assert (white.name, black.name) == ("White", "Black")
+    games = sum(isinstance(r, GameEnded) for r in records)
+    assert len(analysis.games) == games
+    assert analysis.engine == "gnubg expert"
+
+
+class Counting:
+    """An engine's analysis, counted."""
+
+    def __init__(self, analysis: MatchAnalysis) -> None:
+        self.analysis, self.calls = analysis, 0
+        self.name = "counting"
+
+    def analyse(self, records: Sequence[Record]) -> MatchAnalysis:
+        self.calls += 1
+        return self.analysis
+
+
+def test_an_analysis_is_stored_and_not_computed_twice(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    records = journal_with_a_match(path)
+    engine = Counting(SAMPLE)
+    store = AnalysisStore(path)
+    first = analysed(store, 1, records, engine)  # type: ignore[arg-type]
+    again = analysed(AnalysisStore(path), 1, records, engine)  # type: ignore[arg-type]
+    assert (first, again) == ((SAMPLE, True), (SAMPLE, False))
+    assert engine.calls == 1
+    # More records (the match went on): analysed again.
+    analysed(store, 1, records[:-1], engine)  # type: ignore[arg-type]
+    assert engine.calls == 2
+    assert from_json(to_json(SAMPLE)) == SAMPLE
+    with Journal.open(path) as journal:  # the journal still opens and reads as before
+        assert journal.records() == records
+
+
+@needs_gnubg
+def test_bgpi_analyse_prints_the_match_and_then_the_stored_analysis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal_with_a_match(tmp_path / "journal.sqlite")
+    assert main(["analyse", "--state-dir", str(tmp_path)]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert first[:2] == ["match 1", "analysed by gnubg expert"]
+    assert first[-3] == "match:"
+    assert first[-2].startswith("  White: error rate ")
+    assert main(["analyse", "--state-dir", str(tmp_path), "--match", "1"]) == 0
+    again = capsys.readouterr().out.splitlines()
+    assert again == ["match 1 (stored analysis)", *first[1:]]
+
+
+def test_bgpi_analyse_without_gnubg_or_journal_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["analyse", "--state-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"bgpi analyse: no journal at {tmp_path}/journal.sqlite: nothing has been played there\n"
+    )
+    journal_with_a_match(tmp_path / "journal.sqlite", length=1)
+    monkeypatch.setattr(engine_package.process, "GNUBG", "/nonexistent/gnubg")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert main(["analyse", "--state-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        "bgpi analyse: GNU Backgammon is not installed (no /nonexistent/gnubg): "
+        "install it with `sudo apt-get install gnubg`\n"
+    )
