@@ -8,6 +8,10 @@ table.
 On start the journal is replayed to the exact table state; the board is then read and, if it
 was bumped while the power was off, the LEDs show what to fix. SIGTERM and SIGINT stop the
 loop cleanly: LEDs off, journal closed.
+
+A damaged journal (corrupt, foreign, newer, locked, a record that does not fit...) is never
+played over: ``bgpi run`` logs the one line that names it, shows the fault on the LEDs until
+it is stopped (systemd's status line says why), and then exits with status 1.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 from bgpi.analysis import AnalysisStore, Analyst
 from bgpi.config import Config
@@ -36,11 +40,13 @@ from bgpi.hal import open_buttons, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
+from bgpi.lights.render import next_change, render
+from bgpi.lights.scene import FAULT, Scene
 from bgpi.notify import Notifier
-from bgpi.records import GameEnded, MatchStarted, Seat
+from bgpi.records import GameEnded, MatchStarted, Record, Seat
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
-from bgpi.store import Journal
+from bgpi.store import Journal, JournalError, corrupt
 from bgpi.table import Chosen, Decided, DecisionRequest, Table, TableConfig, waiting
 
 log = logging.getLogger("bgpi")
@@ -112,12 +118,28 @@ def table_config(config: Config) -> TableConfig:
 def resume(config: Config, journal: Journal, record: MatchStarted | None = None) -> Table:
     """The table the journal leads to (finishing a step an older bgpi journaled only half
     of); a new match (``record``, by default the config's) if it holds none."""
-    records = journal.records()
-    if not records:
+    if not journal.matches():
         journal.new_match(record or config.match_record())
-        records = journal.records()
-    table, _ = complete(table_config(config), records, journal)
-    return table
+    return resume_records(config, journal)[0]
+
+
+def resume_records(config: Config, journal: Journal) -> tuple[Table, list[Record]]:
+    """The latest match's table and records, a step an older bgpi journaled only half of
+    finished and journaled. A journal that does not replay by the rules is a damaged one
+    (CorruptJournalError, naming the file)."""
+    try:
+        return complete(table_config(config), journal.records(), journal)
+    except ValueError as exc:
+        raise corrupt(f"{journal.path}: {exc}") from None
+
+
+class Hands(Protocol):
+    """Simulated hands that play at the board (``bgpi run --self-play``, bgpi.selfplay): told
+    before the loop starts, then called after each turn of it, on its thread."""
+
+    def start(self, driver: Driver, journal: Journal, stop: threading.Event) -> None: ...
+
+    def __call__(self, driver: Driver) -> None: ...
 
 
 Observer = Callable[[Driver, Journal], None]
@@ -153,17 +175,24 @@ class App:
         self.worker: EngineWorker | None = None
         self.analyst: Analyst | None = None
         self._records_seen = 0
+        self.hands: Hands | None = None  # set it to play by itself on the simulator
+        self.on_refusal: Callable[[JournalError], None] | None = None  # a damaged journal
 
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         with ExitStack() as stack:
-            journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
             engines = open_engines(
                 (self.config.seats.white, self.config.seats.black),
                 say=log.warning,
                 timeout=self.config.seats.timeout_s,
             )
-            table = resume(self.config, journal, _with_seats(self.config, engines))
+            try:
+                journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
+                table = resume(self.config, journal, _with_seats(self.config, engines))
+            except JournalError as exc:
+                for engine in engines.values():
+                    engine.close()
+                return self._refuse(exc, stack)
             hardware = self.hardware(self.config, stack)
             stack.callback(_dark, hardware.pixels)
             self.driver = Driver(
@@ -174,9 +203,12 @@ class App:
                 self.config.geometry,
                 self.config.ledmap,
                 self.config.style,
+                log=journal.records(),
                 ask=self._ask,
             )
             self.worker = self._seat_engines(table, engines, stack)
+            if self.hands:
+                self.hands.start(self.driver, journal, self.stop)
             self.analyst = self._analyst(stack)
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
@@ -210,6 +242,8 @@ class App:
                 else:
                     driver.handle(event)
             self._after_a_game(driver, journal)
+            if self.hands:
+                self.hands(driver)
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()
@@ -227,6 +261,34 @@ class App:
         analyst = Analyst(AnalysisStore(self.state_dir / JOURNAL_NAME), engine, say=log.warning)
         stack.callback(analyst.close)
         return analyst
+
+    def _refuse(self, error: JournalError, stack: ExitStack) -> int:
+        """A damaged journal: say so, show the fault on the LEDs until stopped, fail."""
+        if self.on_refusal:
+            self.on_refusal(error)
+        else:
+            log.error("%s", error)
+        hardware = self.hardware(self.config, stack)
+        stack.callback(_dark, hardware.pixels)
+        scene = Scene(alert=FAULT)
+        stack.callback(self.notifier.close)
+        self.notifier.ready(f"refused: {error}")  # systemd's status line says why
+        if self.on_ready:
+            self.on_ready()
+        frame = None
+        while True:
+            now = time.monotonic()
+            shown = render(scene, self.config.ledmap, self.config.style, now)
+            if shown != frame:
+                hardware.pixels.show(shown)
+                frame = shown
+            if self.on_alive:
+                self.on_alive()
+            self.notifier.alive()
+            due = next_change(scene, self.config.style, now)
+            wait = MAX_WAIT if due is None else min(MAX_WAIT, max(0.0, due - now))
+            if self.stop.wait(wait):
+                return 1
 
     def _after_a_game(self, driver: Driver, journal: Journal) -> None:
         """A game has ended in this step: queue its match for analysis."""

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bgpi import __version__
 from bgpi.config import Config, ConfigError, load, show
 from bgpi.hal.errors import one_line
+from bgpi.journalfile import JournalError
 
 if TYPE_CHECKING:
     from bgpi.demo import Side
@@ -66,7 +67,22 @@ def _run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import App  # noqa: PLC0415
 
     app = App(config, config.state_dir(args.state_dir))
+    if args.self_play:
+        from bgpi.selfplay import Hands, check_simulated  # noqa: PLC0415
+
+        try:
+            check_simulated(config)
+        except ValueError as exc:
+            raise UsageError(exc) from None
+
+        seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+        print(f"bgpi run: self-play, seed {seed}", flush=True)
+        hands = Hands(seed, matches=args.matches, say=_say)
+        app.hands, app.hardware = hands, hands.hardware
+    elif args.seed is not None or args.matches is not None:
+        raise UsageError("--seed and --matches go with --self-play")
     app.handle_signals()
+    app.on_refusal = _say_refused
     if not config.web.enabled:
         return app.run()
     from bgpi.web.companion import Companion  # noqa: PLC0415
@@ -79,6 +95,15 @@ def _run(config: Config, args: argparse.Namespace) -> int:
         return app.run()
     finally:
         companion.close()
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)  # at once, even into a pipe
+
+
+def _say_refused(error: Exception) -> None:
+    # At once, though the command goes on showing the fault on the LEDs until stopped.
+    print(f"bgpi run: {error}", file=sys.stderr, flush=True)
 
 
 def _chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
@@ -114,9 +139,8 @@ def _demo_match(
     config: Config, args: argparse.Namespace, seed: int, sides: tuple[Side, Side]
 ) -> SimTable:
     """The demo's match played (or resumed from the state directory's journal)."""
-    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.app import resume_records  # noqa: PLC0415
     from bgpi.demo import play_match  # noqa: PLC0415
-    from bgpi.resume import complete  # noqa: PLC0415
     from bgpi.store import Journal  # noqa: PLC0415
 
     match = _chosen_match(config, args)
@@ -128,7 +152,7 @@ def _demo_match(
     with Journal.open(path) as journal:
         records = journal.records() if journal.matches() else []
         if records and not journal.matches()[-1].finished:
-            _, records = complete(table_config(config), records, journal)
+            _, records = resume_records(config, journal)
         ongoing = records and not journal.matches()[-1].finished
         start = records if ongoing else match
         return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
@@ -252,13 +276,15 @@ def _calibrate(config: Config, args: argparse.Namespace) -> int:
 
 def _export(config: Config, args: argparse.Namespace) -> int:
     from bgpi.export import export_mat  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.store import Journal, corrupt  # noqa: PLC0415
 
     path = _journal_path(config, args)
-    if not path.exists():
-        raise CommandError(f"no journal at {path}: nothing has been played there")
-    with Journal.open(path) as journal:
-        text = export_mat(journal.records(args.match))
+    with Journal.open(path, read_only=True) as journal:
+        records = journal.records(args.match)
+    try:
+        text = export_mat(records)
+    except ValueError as exc:  # a record the rules refuse: the journal is damaged
+        raise corrupt(f"{path}: {exc}") from None
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -275,7 +301,7 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
     path = _journal_path(config, args)
     if not path.exists():
         raise CommandError(f"no journal at {path}: nothing has been played there")
-    with Journal.open(path) as journal:
+    with Journal.open(path, read_only=True) as journal:  # bgpi run may be writing it
         records = journal.records(args.match)
         matches = journal.matches()
     if not matches:
@@ -333,15 +359,18 @@ def _level(text: str) -> str:
 
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import table_config  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
-    from bgpi.table import Table  # noqa: PLC0415
+    from bgpi.resume import resume  # noqa: PLC0415
+    from bgpi.store import Journal, corrupt  # noqa: PLC0415
 
     path = _journal_path(config, args)
-    if not path.exists():
-        raise CommandError(f"no journal at {path}: nothing has been played there")
-    with Journal.open(path) as journal:
+    with Journal.open(path, read_only=True) as journal:
         records = journal.records()
-    table = Table.replay(table_config(config), records)
+    if not records:
+        raise CommandError(f"{path} holds no match yet")
+    try:  # as a restart would resume it, but read-only: what it owes is not journaled
+        table, _ = resume(table_config(config), records)
+    except ValueError as exc:
+        raise corrupt(f"{path}: {exc}") from None
     view = table.mover_view if table.match.turn is not None else table.position
     print(f"{table.match}")
     print(f"phase: {table.phase.value}")
@@ -424,6 +453,38 @@ def _seat_options(
         )
 
 
+def _run_options(service: argparse.ArgumentParser) -> None:
+    service.add_argument(
+        "--self-play",
+        action="store_true",
+        help="on the simulator, simulated hands play both seats (a soak test)",
+    )
+    service.add_argument(
+        "--seed", type=int, help="self-play: make the dice and choices reproducible"
+    )
+    service.add_argument(
+        "--matches", type=int, help="self-play: stop once the journal holds this many finished"
+    )
+
+
+def _sim_options(sim: argparse.ArgumentParser) -> None:
+    sim.add_argument(
+        "--port",
+        type=_bounded(0, 65535, "a port"),
+        default=8421,
+        help="the page's port (default: 8421; 0: any free port)",
+    )
+    sim.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to bind (default: 127.0.0.1; any other needs the printed token)",
+    )
+    sim.add_argument("--seed", type=int, help="make the dice reproducible")
+    _match_options(sim)
+    _seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
+    _remote_seat_options(sim)
+
+
 def _diagnose_options(check: argparse.ArgumentParser) -> None:
     only = check.add_mutually_exclusive_group()
     for step in ("leds", "switches", "buttons"):
@@ -476,7 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(run=run)
         return sub
 
-    command("run", _run, "run the table on the configured hardware (the service)")
+    _run_options(command("run", _run, "run the table on the configured hardware (the service)"))
     demo = command("demo", _demo, "two players play a match on the simulated board")
     demo.add_argument("--seed", type=int, help="make the match reproducible")
     _seat_options(demo, "demo (the built-in player, the default), gnubg or gnubg:LEVEL", "demo")
@@ -485,22 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", type=_bounded(1, None, "a number of games"), help="stop after this many games"
     )
     _remote_options(demo, commands, common)
-    sim = command("sim", _sim, "play on the simulated board in the browser")
-    sim.add_argument(
-        "--port",
-        type=_bounded(0, 65535, "a port"),
-        default=8421,
-        help="the page's port (default: 8421; 0: any free port)",
-    )
-    sim.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="the address to bind (default: 127.0.0.1; any other needs the printed token)",
-    )
-    sim.add_argument("--seed", type=int, help="make the dice reproducible")
-    _match_options(sim)
-    _seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
-    _remote_seat_options(sim)
+    _sim_options(command("sim", _sim, "play on the simulated board in the browser"))
     check = command("diagnose", _diagnose, "test the LEDs, reed switches and buttons at the board")
     _diagnose_options(check)
     from bgpi.calibrate.command import HELP, add_arguments  # noqa: PLC0415
@@ -564,7 +610,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return USAGE
-    except (CommandError, ValueError, LookupError, RuntimeError, OSError) as exc:
+    except (CommandError, JournalError, ValueError, LookupError, RuntimeError, OSError) as exc:
         print(f"bgpi {args.command}: {exc}", file=sys.stderr)
         return FAILED
     except Exception as exc:

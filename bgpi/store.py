@@ -4,10 +4,12 @@ The journal is the one source of truth for the game. :meth:`Journal.append` retu
 its record is committed (WAL, ``synchronous=FULL``), so whatever the table has shown survives
 a power cut; on start the shell replays :meth:`Journal.records`.
 
-The file is guarded: it must carry bgpi's application id, and its schema version must be one
-this code knows. Anything else (not SQLite, another program's database, a journal written by
-a newer bgpi) is refused before anything is written to it. An older schema is brought up to
-date by :data:`MIGRATIONS`, all in one transaction.
+The file is guarded (:mod:`bgpi.journalfile`): it must carry bgpi's application id, and its
+schema version must be one this code knows. Anything else (not SQLite, empty, another
+program's database, a journal written by a newer bgpi, corrupt, locked, a write-ahead log that
+cannot be applied) is refused with one line saying what to do, before anything is written to
+it. An older schema is brought up to date by :data:`MIGRATIONS`, all in one transaction, so an
+additive table is one more step there. A reader (``read_only``) never writes to the file.
 """
 
 from __future__ import annotations
@@ -21,15 +23,45 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from bgpi.journalfile import (
+    APPLICATION_ID,
+    CorruptJournalError,
+    EmptyJournalError,
+    ForeignJournalError,
+    JournalError,
+    JournalVersionError,
+    LockedJournalError,
+    NoJournalError,
+    WalJournalError,
+    check_file,
+    check_integrity,
+    connect,
+    corrupt,
+    create,
+    hold,
+    named,
+    newer,
+    release,
+)
 from bgpi.records import GameEnded, MatchStarted, Record, from_json, to_json
 
-APPLICATION_ID: Final = int.from_bytes(b"bgpi", "big")
-"""SQLite's ``application_id`` of a bgpi journal: the four bytes ``bgpi``."""
-
-_SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-_HEADER: Final = 100
-_USER_VERSION_AT: Final = 60  # offsets in the database header
-_APPLICATION_ID_AT: Final = 68
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "CorruptJournalError",
+    "EmptyJournalError",
+    "ForeignJournalError",
+    "Journal",
+    "JournalError",
+    "JournalVersionError",
+    "LockedJournalError",
+    "MatchInfo",
+    "NoJournalError",
+    "NoMatchError",
+    "WalJournalError",
+    "corrupt",
+    "schema_version",
+]
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -78,22 +110,6 @@ def schema_version() -> int:
     return len(MIGRATIONS)
 
 
-class JournalError(Exception):
-    """Base of the journal's errors."""
-
-
-class ForeignJournalError(JournalError):
-    """The file is not a bgpi journal: not SQLite, or another program's database."""
-
-
-class JournalVersionError(JournalError):
-    """The journal was written by a newer bgpi, with a schema this code does not know."""
-
-
-class CorruptJournalError(JournalError):
-    """A bgpi journal whose content cannot be read back."""
-
-
 class NoMatchError(JournalError, LookupError):
     """No match with that id, or no match at all yet."""
 
@@ -119,46 +135,59 @@ class Journal:
     """The journal of matches in one SQLite file. Open with :meth:`open`; close (or leave the
     ``with`` block) when done; closing twice is harmless."""
 
-    def __init__(self, path: Path, db: sqlite3.Connection, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        db: sqlite3.Connection,
+        clock: Callable[[], float],
+        *,
+        lock: int | None = None,
+    ) -> None:
         self.path = path
+        self.read_only = lock is None
         self._db: sqlite3.Connection | None = db
         self._clock = clock
+        self._lock = lock
 
     @classmethod
-    def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> Journal:
-        """Open the journal at ``path``, creating it if there is no file (or an empty one),
-        and migrating an older schema. ``clock`` stamps each record."""
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        read_only: bool = False,
+    ) -> Journal:
+        """Open the journal at ``path``, creating it if there is no file, and migrating an
+        older schema; ``clock`` stamps each record. A reader (``read_only``) needs the file
+        to exist and never writes to it; a writer holds it against other writers until
+        closed. A file that is not a sound bgpi journal raises a :class:`JournalError`
+        saying what is wrong and what to do."""
         path = Path(path)
-        fresh = not path.exists() or path.stat().st_size == 0
-        if not fresh:
-            _check_header(path)
+        if not read_only and not path.exists():
+            create(path, lambda db: _migrate(db, path, fresh=True))
+        check_file(path, schema_version())
+        lock = None if read_only else hold(path)
         try:
-            db = sqlite3.connect(path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise JournalError(f"cannot open the journal {path}: {exc}") from None
-        try:
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("PRAGMA foreign_keys = ON")
-            _migrate(db, path, fresh=fresh)
-            # WAL only after the first commit, so that the application id is in the main
-            # file from the start and _check_header can always read it there.
-            db.execute("PRAGMA journal_mode = WAL")
-            _check_tables(db, path)
-        except sqlite3.OperationalError as exc:  # locked, read-only, out of space...
-            db.close()
-            raise JournalError(f"cannot open the journal {path}: {exc}") from None
-        except sqlite3.DatabaseError as exc:  # malformed
-            db.close()
-            raise CorruptJournalError(f"{path} cannot be read as SQLite: {exc}") from None
+            db = connect(path, read_only=read_only)
         except BaseException:
-            db.close()
+            release(lock)
             raise
-        return cls(path, db, clock)
+        try:
+            _prepare(db, path, read_only=read_only)
+        except BaseException as exc:
+            db.close()
+            release(lock)
+            if isinstance(exc, sqlite3.Error):
+                raise named(exc, path) from None
+            raise
+        return cls(path, db, clock, lock=lock)
 
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
+            release(self._lock)  # after the connection: see journalfile.hold
+            self._lock = None
 
     def __enter__(self) -> Journal:
         return self
@@ -172,7 +201,7 @@ class Journal:
         self.close()
 
     def __repr__(self) -> str:
-        state = "closed" if self._db is None else "open"
+        state = "closed" if self._db is None else "read-only" if self.read_only else "open"
         return f"<Journal {str(self.path)!r} {state}>"
 
     # -- writing -----------------------------------------------------------------------------
@@ -248,7 +277,7 @@ class Journal:
         for match_id, seq, text in ends:
             end = self._read(match_id, None, seq, text)
             if not isinstance(end, GameEnded):
-                raise CorruptJournalError(
+                raise corrupt(
                     f"{self.path}: record {seq} of match {match_id} is filed as a game end "
                     f"but holds {text[:60]!r}"
                 )
@@ -280,12 +309,14 @@ class Journal:
         try:
             yield db
         except sqlite3.Error as exc:
-            raise CorruptJournalError(f"{self.path} cannot be read: {exc}") from None
+            raise named(exc, self.path) from None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One committed transaction, or none at all."""
         db = self._connection()
+        if self.read_only:
+            raise JournalError(f"{self.path} is open read-only here: cannot write to it")
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -296,7 +327,10 @@ class Journal:
                 raise
             db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot write to the journal: {exc}") from None
+            error = named(exc, self.path)
+            if type(error) is JournalError:  # not a kind of damage: the disk full, say
+                error = JournalError(f"{self.path}: cannot write to the journal: {exc}")
+            raise error from None
 
     def _has_matches(self, db: sqlite3.Connection) -> bool:
         return db.execute("SELECT 1 FROM matches LIMIT 1").fetchone() is not None
@@ -311,14 +345,14 @@ class Journal:
         """Parse one stored record; ``index`` is where it should stand in its match."""
         where = f"{self.path}: record {seq} of match {match_id}"
         if index is not None and seq != index:
-            raise CorruptJournalError(f"{where} stands where record {index} should be")
+            raise corrupt(f"{where} stands where record {index} should be")
         try:
             record = from_json(text)
         except ValueError as exc:
-            raise CorruptJournalError(f"{where} cannot be read: {exc}") from None
+            raise corrupt(f"{where} cannot be read: {exc}") from None
         if index is not None and (index == 0) != isinstance(record, MatchStarted):
             expected = "is not" if index == 0 else "is"
-            raise CorruptJournalError(f"{where} {expected} a MatchStarted")
+            raise corrupt(f"{where} {expected} a MatchStarted")
         return record
 
 
@@ -340,39 +374,25 @@ def _pair(values: list[int]) -> tuple[int, int]:
     return values[0], values[1]
 
 
-def _check_header(path: Path) -> None:
-    """Refuse a file that is not a bgpi journal of a known version, from its header."""
-    with path.open("rb") as file:
-        header = file.read(_HEADER)
-    if len(header) < _HEADER or not header.startswith(_SQLITE_MAGIC):
-        raise ForeignJournalError(f"{path} is not a SQLite database; it is left as it is")
-    found = int.from_bytes(header[_APPLICATION_ID_AT : _APPLICATION_ID_AT + 4], "big")
-    if found != APPLICATION_ID:
-        raise ForeignJournalError(
-            f"{path} is a SQLite database of another application (application id "
-            f"{found:#x}, bgpi's is {APPLICATION_ID:#x}); it is left as it is"
-        )
-    # Reading the header opens no connection, so not even a -wal or -shm file appears. The
-    # version can lag behind a write still in the WAL (a newer bgpi that lost power):
-    # _migrate checks again inside its transaction, and only SQLite's own checkpoint of
-    # that WAL then touches the file.
-    version = int.from_bytes(header[_USER_VERSION_AT : _USER_VERSION_AT + 4], "big")
-    if version > schema_version():
-        raise JournalVersionError(_newer(path, version))
-
-
-def _newer(path: Path, version: int) -> str:
-    return (
-        f"{path} has journal schema version {version}; this bgpi knows up to "
-        f"{schema_version()}. Use a newer bgpi; the file is left as it is"
-    )
+def _prepare(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
+    """Settings, schema and a check of every page, before the journal is used."""
+    if read_only:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version > schema_version():  # written by a newer bgpi, still in the WAL
+            raise JournalVersionError(newer(path, version, schema_version()))
+    else:
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        _migrate(db, path, fresh=False)
+    _check_tables(db, path)
+    check_integrity(db, path)
 
 
 def _check_tables(db: sqlite3.Connection, path: Path) -> None:
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
     missing = {"matches", "records"} - tables
     if missing:
-        raise CorruptJournalError(f"{path} has no table {', '.join(sorted(missing))}")
+        raise corrupt(f"{path} has no table {', '.join(sorted(missing))}")
 
 
 def _migrate(db: sqlite3.Connection, path: Path, *, fresh: bool) -> None:
@@ -382,7 +402,7 @@ def _migrate(db: sqlite3.Connection, path: Path, *, fresh: bool) -> None:
     try:
         (version,) = db.execute("PRAGMA user_version").fetchone()
         if version > schema_version():  # written by a newer bgpi since it was checked
-            raise JournalVersionError(_newer(path, version))
+            raise JournalVersionError(newer(path, version, schema_version()))
         if fresh:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         for step in range(version, schema_version()):

@@ -131,8 +131,7 @@ def run_sim(
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
     ``state_dir``: an unfinished one resumes, else a new ``match`` (default: the config's)
     starts."""
-    from bgpi.app import JOURNAL_NAME, table_config  # noqa: PLC0415 (the app's only when asked)
-    from bgpi.resume import complete  # noqa: PLC0415
+    from bgpi.app import JOURNAL_NAME, resume_records  # noqa: PLC0415 (the app's only when asked)
     from bgpi.store import Journal  # noqa: PLC0415
 
     token = None if is_loopback(host) else new_token()
@@ -142,7 +141,7 @@ def run_sim(
         journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
         matches = journal.matches()
         if matches and not matches[-1].finished:
-            _, records = complete(table_config(config), journal.records(), journal)
+            _, records = resume_records(config, journal)
         seats = (config.seats.white, config.seats.black)
         engines = open_engines(seats, say=_say, timeout=config.seats.timeout_s)
         for engine in engines.values():

@@ -57,7 +57,7 @@ class Board:
         path = self.state / "journal.sqlite"
         if not path.exists():
             return []
-        with Journal.open(path) as journal:
+        with Journal.open(path, read_only=True) as journal:  # the board may be writing it
             return journal.records() if journal.matches() else []
 
     def mat(self) -> str:

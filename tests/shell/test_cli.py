@@ -76,3 +76,16 @@ def test_plays() -> None:
     out = bgpi("plays", "31").stdout
     assert "16 legal plays of 3-1" in out and "8/5 6/5" in out
     assert bgpi("plays", "37", check=False).returncode == 2  # a usage error, as documented
+
+
+def test_self_play_options_are_checked_with_status_2(tmp_path: Path) -> None:
+    result = bgpi("run", "--seed", "3", "--state-dir", tmp_path, check=False)
+    assert result.returncode == 2
+    assert "--seed and --matches go with --self-play" in result.stderr
+    board = tmp_path / "board.toml"
+    board.write_text('[sensors]\nbackend = "gpio"\n', encoding="utf-8")
+    result = bgpi("run", "--self-play", "--config", board, "--state-dir", tmp_path, check=False)
+    assert result.returncode == 2
+    assert "--self-play needs the simulated board, not the gpio sensors" in result.stderr
+    assert str(board) in result.stderr
+    assert not (tmp_path / "journal.sqlite").exists()

@@ -4,8 +4,11 @@ table that some press moves on, and the records it owes are the ones the match w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bgpi.app import JOURNAL_NAME
 from bgpi.driver import MemoryJournal
 from bgpi.hal.geometry import Geometry
 from bgpi.records import (
@@ -21,9 +24,11 @@ from bgpi.records import (
 )
 from bgpi.resume import complete, owed, resume
 from bgpi.sensing.board import capacities
+from bgpi.store import Journal
 from bgpi.table import Phase, Table, TableConfig
 from tests.shell.matches import play_match
 from tests.shell.presses import moves_on
+from tests.shell.test_cli import bgpi
 
 CONFIG = TableConfig(capacities(Geometry.default()))
 
@@ -109,3 +114,14 @@ def test_every_prefix_of_a_match_resumes_to_a_table_that_moves_on(start: MatchSt
                 assert not moves_on(table), where  # the wedge the completion undoes
     # Every kind of half-written step came up: the opening dice, a winning play, a drop.
     assert {"OpeningDie", "Played", "CubeAction"} <= kinds or start.length == 1
+
+
+def test_status_shows_a_half_step_finished_without_writing(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / JOURNAL_NAME) as journal:
+        journal.append_all(OPENING_HALF)
+    before = (tmp_path / JOURNAL_NAME).read_bytes()
+    status = bgpi("status", "--state-dir", tmp_path).stdout
+    assert "phase: moving" in status  # Black's 3 beat White's 2: Black plays them
+    assert (tmp_path / JOURNAL_NAME).read_bytes() == before
+    with Journal.open(tmp_path / JOURNAL_NAME, read_only=True) as journal:
+        assert journal.records() == OPENING_HALF

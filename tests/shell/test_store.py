@@ -28,12 +28,16 @@ from bgpi.records import (
 from bgpi.store import (
     APPLICATION_ID,
     CorruptJournalError,
+    EmptyJournalError,
     ForeignJournalError,
     Journal,
     JournalError,
     JournalVersionError,
+    LockedJournalError,
     MatchInfo,
+    NoJournalError,
     NoMatchError,
+    WalJournalError,
     schema_version,
 )
 from tests.shell.matches import final_score, play_match
@@ -193,15 +197,27 @@ def test_the_journal_is_append_only(journal: Journal, path: Path) -> None:
 # -- files that are not a bgpi journal are left alone -----------------------------------
 
 
-def refused(path: Path, error: type[JournalError], message: str) -> None:
-    """Opening ``path`` raises ``error`` and changes no byte of it, nor adds a file."""
+def refused(
+    path: Path,
+    error: type[JournalError],
+    message: str,
+    *,
+    read_only: bool = False,
+    connected: bool = False,
+) -> None:
+    """Opening ``path`` raises ``error`` in one line naming the file, and changes no byte of
+    it, nor adds a file (but, once ``connected``, the empty log and index SQLite makes to read
+    a journal)."""
     before = path.read_bytes()
     files = set(path.parent.iterdir())
     with pytest.raises(error, match=message) as caught:
-        Journal.open(path)
+        Journal.open(path, read_only=read_only)
     assert str(path) in str(caught.value)
+    assert "\n" not in str(caught.value)
     assert path.read_bytes() == before
-    assert set(path.parent.iterdir()) == files
+    added = set(path.parent.iterdir()) - files
+    assert {p.name[len(path.name) :] for p in added} <= ({"-wal", "-shm"} if connected else set())
+    assert not any(p.stat().st_size for p in added if p.name.endswith("-wal"))
 
 
 @pytest.mark.parametrize(
@@ -245,15 +261,24 @@ def test_a_newer_version_still_in_the_wal_is_refused(path: Path) -> None:
     newer.close()
 
 
-def test_an_empty_file_becomes_a_journal(path: Path) -> None:
+def test_an_empty_file_is_refused_not_started_over(path: Path) -> None:
     path.touch()
+    refused(path, EmptyJournalError, r"is empty \(0 bytes\).*move it aside")
+    refused(path, EmptyJournalError, "is empty", read_only=True)
+
+
+def test_a_new_journal_appears_whole_under_its_name(path: Path) -> None:
+    leftover = path.with_name(path.name + ".new")
+    leftover.write_bytes(b"half made when the power went")  # a cut during a creation
     with Journal.open(path) as journal:
-        journal.new_match(MatchStarted(1))
-        assert journal.records() == [MatchStarted(1)]
+        assert journal.records() == []
+    assert not leftover.exists()
+    assert path.read_bytes().startswith(b"SQLite format 3\x00")
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
 
 
 def test_a_missing_directory_is_a_journal_error(tmp_path: Path) -> None:
-    with pytest.raises(JournalError, match="cannot open the journal"):
+    with pytest.raises(JournalError, match="cannot create the journal"):
         Journal.open(tmp_path / "nowhere" / "journal.sqlite")
 
 
@@ -428,3 +453,104 @@ def test_a_killed_appender_leaves_a_prefix_of_its_records(path: Path) -> None:
         assert len(found) >= acknowledged
     assert found == expected
     assert kills >= 3
+
+
+# -- a journal that names its damage, and readers that never write ----------------------
+
+
+def a_long_match(path: Path) -> list[Record]:
+    records = play_match(5, MatchStarted(7))
+    with Journal.open(path) as journal:
+        journal.append_all(records)
+    return records
+
+
+def test_a_reader_never_writes(path: Path) -> None:
+    with pytest.raises(NoJournalError, match="no journal at"):
+        Journal.open(path, read_only=True)
+    assert not path.exists()
+    records = a_long_match(path)
+    writer = Journal.open(path)
+    writer.append(GameStarted())  # in the WAL, not yet in the file
+    files = {p.name: p.read_bytes() for p in path.parent.iterdir() if p.suffix != ".sqlite-shm"}
+    with Journal.open(path, read_only=True) as reader:
+        assert reader.records() == [*records, GameStarted()]
+        assert "read-only" in repr(reader)
+        with pytest.raises(JournalError, match="cannot write"):
+            reader.append(GameStarted())
+    for name, content in files.items():
+        assert (path.parent / name).read_bytes() == content, name
+    writer.close()
+
+
+def test_a_reader_refuses_a_newer_version_still_in_the_wal(path: Path) -> None:
+    Journal.open(path).close()
+    newer = raw(path)
+    newer.execute("PRAGMA wal_autocheckpoint = 0")
+    newer.execute("PRAGMA user_version = 2")
+    with pytest.raises(JournalVersionError, match="use a newer bgpi"):
+        Journal.open(path, read_only=True)
+    newer.close()
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_corrupt_journal_is_named_and_left_alone(path: Path, read_only: bool) -> None:
+    a_long_match(path)
+    size = path.stat().st_size
+    assert size >= 4 * 4096
+    with path.open("r+b") as file:  # a page of the records scribbled over, header intact
+        file.seek(size - 2 * 4096)
+        file.write(b"\xa5" * 4096)
+    refused(
+        path, CorruptJournalError, "corrupt: .*move it aside", read_only=read_only, connected=True
+    )
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_wal_that_cannot_be_applied_is_named(path: Path, read_only: bool) -> None:
+    a_long_match(path)
+    wal = path.with_name(path.name + "-wal")
+    wal.mkdir()  # what the log should be cannot even be opened
+    with pytest.raises(WalJournalError, match=r"-wal \(the journal's write-ahead log") as caught:
+        Journal.open(path, read_only=read_only)
+    assert "move the journal and both of them aside" in str(caught.value)
+
+
+def test_a_second_writer_is_refused_while_readers_go_on(path: Path) -> None:
+    records = a_long_match(path)
+    with Journal.open(path) as writer:
+        refused(
+            path, LockedJournalError, "in use by another bgpi .run, demo or sim.", connected=True
+        )
+        with Journal.open(path, read_only=True) as reader:
+            assert reader.records() == records
+        writer.append(GameStarted())
+    with Journal.open(path) as again:  # the lock goes with the writer
+        assert again.records() == [*records, GameStarted()]
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_journal_locked_by_another_program_is_named(path: Path, read_only: bool) -> None:
+    a_long_match(path)
+    shell = raw(path)
+    shell.execute("PRAGMA locking_mode = EXCLUSIVE")
+    shell.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(LockedJournalError, match=r"locked by another process.*try again"):
+        Journal.open(path, read_only=read_only)
+    shell.close()
+
+
+def test_every_record_of_a_step_goes_in_one_transaction(journal: Journal, path: Path) -> None:
+    journal.new_match(MatchStarted(3))
+    fails = raw(path)
+    fails.execute(
+        "CREATE TRIGGER no_end BEFORE INSERT ON records WHEN NEW.kind = 'end' "
+        "BEGIN SELECT RAISE(ABORT, 'no end today'); END"
+    )
+    fails.close()
+    with pytest.raises(JournalError, match="no end today"):
+        journal.append_all([CubeAction(1, "drop"), GameEnded(0, 1, 1, dropped=True)])
+    assert journal.records() == [MatchStarted(3)]  # not the drop without its end
+    journal.append_all([GameStarted(), MatchStarted(1), GameStarted()])
+    assert journal.records() == [MatchStarted(1), GameStarted()]
+    assert journal.records(1) == [MatchStarted(3), GameStarted()]
