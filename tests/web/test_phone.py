@@ -277,3 +277,21 @@ def test_a_long_press_on_a_held_checker_does_not_knock_it(phone: Page, server: S
     expect(phone.locator('.checker[data-zone="13"]')).to_have_count(5)
     expect(phone.locator(".checker.askew")).to_have_count(0)
     expect(phone.locator("#status")).not_to_contain_text("The board is wrong")
+
+
+def test_after_a_double_the_panel_of_the_one_who_must_answer_is_marked(
+    page: Page, server: SimServer
+) -> None:
+    open_page(page, server)
+    opening_roll(page)
+    play_31(page)
+    page.keyboard.press("r")
+    expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
+    page.keyboard.press("Shift+C")  # Black doubles
+    expect(page.locator("body")).to_have_attribute("data-phase", "doubled")
+    white_panel = page.locator('.panel-group[data-player="0"]')
+    black_panel = page.locator('.panel-group[data-player="1"]')
+    expect(white_panel.locator(".panel.on-turn")).to_have_count(1)
+    expect(white_panel.locator(".turn-text")).to_have_text("to answer")
+    expect(black_panel.locator(".panel.on-turn")).to_have_count(0)
+    expect(black_panel.locator(".turn-text")).to_have_text("doubles")

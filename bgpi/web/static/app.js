@@ -412,10 +412,13 @@
       const p = panels[player];
       p.group.textContent = "";
       document.getElementById(`panel-name-${player}`).textContent = state.names[player];
-      // Whose turn it is, in the panel's frame and in words, not only the small turn light.
-      const onTurn = state.turn === player && !state.phase.endsWith("over");
-      p.box.classList.toggle("on-turn", onTurn);
-      p.turnText.textContent = onTurn ? (state.phase === "doubled" ? "doubles" : "to play") : "";
+      // Whose turn it is, in the panel's frame and in words, not only the small turn light;
+      // after a double, the one who must take or drop.
+      const doubled = state.phase === "doubled";
+      const actor = state.turn === null || state.phase.endsWith("over") ? null : doubled ? 1 - state.turn : state.turn;
+      p.box.classList.toggle("on-turn", actor === player);
+      p.turnText.textContent = actor === player ? (doubled ? "to answer" : "to play") : "";
+      if (doubled && state.turn === player) p.turnText.textContent = "doubles";
       p.movesLeft.textContent = state.turn === player ? movesLeft() : "";
       const score = el("text", { class: "panel-text", x: p.score.textX, y: p.score.textY }, p.group);
       score.textContent = state.length ? `${state.score[player]} of ${state.length}` : `${state.score[player]}`;
