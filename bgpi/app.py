@@ -44,10 +44,11 @@ from bgpi.lights.render import next_change, render
 from bgpi.lights.scene import FAULT, Scene
 from bgpi.notify import Notifier
 from bgpi.records import GameEnded, MatchStarted, Record, Seat
+from bgpi.reload import ConfigWatch, with_rules_of
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import Journal, JournalError, corrupt
-from bgpi.table import Chosen, Decided, DecisionRequest, Table, TableConfig, waiting
+from bgpi.table import Chosen, Decided, DecisionRequest, Phase, Table, TableConfig, waiting
 
 log = logging.getLogger("bgpi")
 
@@ -177,6 +178,7 @@ class App:
         self._records_seen = 0
         self.hands: Hands | None = None  # set it to play by itself on the simulator
         self.on_refusal: Callable[[JournalError], None] | None = None  # a damaged journal
+        self.watch = ConfigWatch(config.source if config.source != "(defaults)" else None)
 
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -244,6 +246,7 @@ class App:
             self._after_a_game(driver, journal)
             if self.hands:
                 self.hands(driver)
+            self._between_matches(driver)
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()
@@ -300,6 +303,14 @@ class App:
         if self.analyst is not None and any(isinstance(r, GameEnded) for r in new):
             matches = journal.matches()
             self.analyst.analyse(matches[-1].id, journal.records(matches[-1].id))
+
+    def _between_matches(self, driver: Driver) -> None:
+        """Once a match is over, a config edited meanwhile gives the next match's rules."""
+        if driver.table.phase is not Phase.MATCH_OVER:
+            return
+        config = self.watch.changed()
+        if config is not None:
+            driver.table = with_rules_of(driver.table, config)
 
     def _ask(self, request: DecisionRequest) -> None:
         """The table waits for an engine seat: its thread answers into the loop's queue."""
