@@ -127,6 +127,11 @@ class Driver:
             self.dispatch(DiceRolled(request.player, values, event.t))
             return
         self.show(event.t, changed=self.table is not before)
+        tracker = getattr(self.table.at, "tracker", None)
+        if tracker is not None:
+            # The dice frame is out: build the turn's tree now, while the hand is still on its
+            # way to a checker (well over 300 ms), not when the first lift needs it.
+            tracker.prepare()
 
     @property
     def scene(self) -> Scene:

@@ -124,7 +124,7 @@ def _moving(table: Table, scene: Scene) -> Scene:
         return _wrong(scene, reading.diff)
     if reading.kind is Kind.IN_FLIGHT:
         return replace(scene, lifted=reading.lifted, destinations=reading.destinations)
-    node = tracker.tree.nodes[reading.nodes[0]]
+    node = tracker.node(reading.nodes[0])
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
     if reading.complete and not node.moves:
         return replace(scene, alert="no move")

@@ -163,7 +163,7 @@ def _complete(table: Table) -> bool:
 def _can_move(table: Table) -> bool:
     at = table.at
     assert isinstance(at, Moving) and at.reading is not None
-    return bool(at.tracker.tree.nodes[at.reading.nodes[0]].moves)
+    return bool(at.tracker.node(at.reading.nodes[0]).moves)
 
 
 def _played(table: Table, player: int) -> bool:

@@ -493,8 +493,7 @@ class Table:
             return Step(self)
         reading = at.tracker.read(seen)
         final = _mover(at.steps[-1], at.tracker.mover)
-        nodes = at.tracker.tree.nodes
-        if not any(nodes[node].result == final for node in reading.complete):
+        if not any(at.tracker.node(node).result == final for node in reading.complete):
             return Step(self)
         return self._commit_moves(at.moves, final)
 
