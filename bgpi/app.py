@@ -26,16 +26,10 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bgpi.analysis import AnalysisStore, Analyst
 from bgpi.config import Config
 from bgpi.driver import Driver
-from bgpi.engine import Engine, EngineMissingError, GnubgEngine
-from bgpi.engine.process import find_gnubg
-from bgpi.engine.seat import EngineSeat
-from bgpi.engine.seats import open_engines
-from bgpi.engine.worker import Answer, EngineWorker
 from bgpi.hal import open_buttons, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
@@ -49,6 +43,11 @@ from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import Journal, JournalError, corrupt
 from bgpi.table import Chosen, Decided, DecisionRequest, Phase, Table, TableConfig, waiting
+
+if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis needs them
+    from bgpi.analysis import Analyst
+    from bgpi.engine import Engine
+    from bgpi.engine.worker import Answer, EngineWorker
 
 log = logging.getLogger("bgpi")
 
@@ -183,11 +182,7 @@ class App:
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         with ExitStack() as stack:
-            engines = open_engines(
-                (self.config.seats.white, self.config.seats.black),
-                say=log.warning,
-                timeout=self.config.seats.timeout_s,
-            )
+            engines = self._open_engines()
             try:
                 journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
                 table = resume(self.config, journal, _with_seats(self.config, engines))
@@ -251,10 +246,24 @@ class App:
                 self.on_alive()
             self.notifier.alive()
 
+    def _open_engines(self) -> dict[int, Engine]:
+        """The engines the config seats (none for two people: then nothing of the engine
+        is even imported, which keeps the service's start quick on a Pi Zero)."""
+        seats = (self.config.seats.white, self.config.seats.black)
+        if all(seat == "person" for seat in seats):
+            return {}
+        from bgpi.engine.seats import open_engines  # noqa: PLC0415
+
+        return open_engines(seats, say=log.warning, timeout=self.config.seats.timeout_s)
+
     def _analyst(self, stack: ExitStack) -> Analyst | None:
         """gnubg, on its own thread, to rate each game as it ends (``[seats] analyse``)."""
         if not self.config.seats.analyse:
             return None
+        from bgpi.analysis import AnalysisStore, Analyst  # noqa: PLC0415
+        from bgpi.engine import EngineMissingError, GnubgEngine  # noqa: PLC0415
+        from bgpi.engine.process import find_gnubg  # noqa: PLC0415
+
         try:
             find_gnubg()
         except EngineMissingError as exc:
@@ -321,6 +330,9 @@ class App:
         self, table: Table, engines: dict[int, Engine], stack: ExitStack
     ) -> EngineWorker | None:
         """The thread that answers for the match's engine seats, if it has any."""
+        from bgpi.engine.seat import EngineSeat  # noqa: PLC0415
+        from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
+
         seats: dict[int, EngineSeat] = {}
         for player in (0, 1):
             if table.seats[player] is not Seat.ENGINE:
