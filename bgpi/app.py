@@ -174,6 +174,8 @@ class App:
         self.driver: Driver | None = None
         self.worker: EngineWorker | None = None
         self.analyst: Analyst | None = None
+        self._stack: ExitStack | None = None  # the run's, for what is opened on the way
+        self._analysed = True  # whether to ask for an analyst when a game ends
         self._records_seen = 0
         self.hands: Hands | None = None  # set it to play by itself on the simulator
         self.on_refusal: Callable[[JournalError], None] | None = None  # a damaged journal
@@ -206,7 +208,7 @@ class App:
             self.worker = self._seat_engines(table, engines, stack)
             if self.hands:
                 self.hands.start(self.driver, journal, self.stop)
-            self.analyst = self._analyst(stack)
+            self._stack = stack
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
             log.info("ready: %s, phase %s", table.match, table.phase.value)
@@ -309,9 +311,20 @@ class App:
             self._records_seen = 0
         new = log_now[self._records_seen :]
         self._records_seen = len(log_now)
-        if self.analyst is not None and any(isinstance(r, GameEnded) for r in new):
+        if not any(isinstance(r, GameEnded) for r in new):
+            return
+        analyst = self._analyst_now()
+        if analyst is not None:
             matches = journal.matches()
-            self.analyst.analyse(matches[-1].id, journal.records(matches[-1].id))
+            analyst.analyse(matches[-1].id, journal.records(matches[-1].id))
+
+    def _analyst_now(self) -> Analyst | None:
+        """The analyst, made when the first game ends rather than at start: gnubg and its
+        modules cost nothing before anyone needs them."""
+        if self.analyst is None and self._analysed and self._stack is not None:
+            self.analyst = self._analyst(self._stack)
+            self._analysed = self.analyst is not None
+        return self.analyst
 
     def _between_matches(self, driver: Driver) -> None:
         """Once a match is over, a config edited meanwhile gives the next match's rules."""

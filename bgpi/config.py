@@ -117,23 +117,23 @@ class SeatsConfig:
     analyse: bool = True  # gnubg rates each game as it ends, where gnubg is installed
 
     def __post_init__(self) -> None:
-        from bgpi.engine.seats import Seat  # noqa: PLC0415 (the engine only where it is used)
-
         for side in (self.white, self.black):
-            Seat.parse(side)
+            if side != "person":  # two people need nothing of the engine, not even its import
+                from bgpi.engine.seats import Seat  # noqa: PLC0415
+
+                Seat.parse(side)
 
     def chosen(self) -> tuple[Seat, Seat]:
         """Each side's seat in the match record: a person, or the engine."""
-        from bgpi.engine.seats import Seat as Player  # noqa: PLC0415
-
-        return (
-            _seat_of(Player.parse(self.white).kind.value),
-            _seat_of(Player.parse(self.black).kind.value),
-        )
+        return (_seat_of(self.white), _seat_of(self.black))
 
 
-def _seat_of(kind: str) -> Seat:
-    return Seat.PERSON if kind == "person" else Seat.ENGINE
+def _seat_of(text: str) -> Seat:
+    if text == "person":  # the common case, without importing the engine
+        return Seat.PERSON
+    from bgpi.engine.seats import Seat as Player  # noqa: PLC0415 (the engine where it is used)
+
+    return Seat.PERSON if Player.parse(text).kind.value == "person" else Seat.ENGINE
 
 
 @dataclass(frozen=True, slots=True)

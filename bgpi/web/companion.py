@@ -13,7 +13,6 @@ import asyncio
 import threading
 from typing import Final
 
-from bgpi.analysis import AnalysisStore, report
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.gamelog import current_match
@@ -112,6 +111,8 @@ class Companion:
 def _analysis_lines(journal: Journal) -> list[str]:
     """gnubg's ratings of the current match so far, as stored after its last analysed game
     (read again with each new record; an analysis finishing later shows at the next one)."""
+    from bgpi.analysis import AnalysisStore, report  # noqa: PLC0415 (not on the way to ready)
+
     matches = journal.matches()
     if not matches:
         return []
