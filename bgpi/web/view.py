@@ -267,7 +267,8 @@ def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
     who = table.names[winner] if winner is not None else "Nobody"
     what = "match" if table.phase is Phase.MATCH_OVER else "game"
-    return f"{who} wins the {what}. {_either(words)}."
+    (white, black), score = table.names, table.match.score
+    return f"{who} wins the {what}: {white} {score[0]}, {black} {score[1]}. {_either(words)}."
 
 
 def _turn(table: Table) -> int:
