@@ -1,8 +1,10 @@
 """A seat's intents made on the simulated table: the buttons and the hands that make them.
 
 The same hands make either seat's intents: the local player's, decided here by the demo's
-player, and the other board's, as they arrive. A play is made move by move and ended with
-the mover's ROLL button, checked by the tracker like any other.
+player, and the other board's, as they arrive. My play is made move by move and ended with my ROLL
+button, checked by the tracker like any other; the other board's play is lit move by move
+and the hands follow the lights (:func:`bgpi.demo.follow_lights`), giving their word with
+my ROLL for a move the sensors cannot see.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from bgpi.demo import PipPlayer
+from bgpi.demo import PipPlayer, follow_lights
 from bgpi.records import Played
 from bgpi.remote.wire import Action, Intent
 from bgpi.rules import GameResult, Move
@@ -80,15 +82,15 @@ def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
         sim.advance()
     elif action is Action.PLAY:
         moves = Played(player, intent.moves).move_values()
-        before = len(sim.driver.log)
         sim.driver.dispatch(Chosen(player, moves, sim.clock()))
         sim.advance()
-        # The hands make the play as chosen, move by move in the order the table lights them,
-        # also when the table has already committed it: where points hold more checkers than
-        # they have switches, the board can show the play's end before any checker moved (the
-        # table then counts moves unseen as made), and the checkers must still be moved.
-        if sim.phase is Phase.GUIDED or len(sim.driver.log) > before:
-            sim.make_play(player, moves)
+        # The hands follow the lights move by move, as at a real board; a move the sensors
+        # cannot see gets the word of the person here (ROLL), so the table never commits a
+        # play before its checkers moved. One pass per move, twice over: a bounded loop.
+        for _ in range(2 * len(moves)):
+            if sim.phase is not Phase.GUIDED:
+                break
+            follow_lights(sim, player)
         sim.advance(0.5)  # the board holds still: the tracker reads the whole play
     else:
         raise UnmadeIntentError(f"{action.value}: not a seat's intent")
