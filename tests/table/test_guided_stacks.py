@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from bgpi.lights.scene import Meaning
 from bgpi.records import MatchStarted, Played, Seat
+from bgpi.remote.hands import make_theirs
+from bgpi.remote.wire import Action
+from bgpi.remote.wire import Intent as Wish
 from bgpi.rules import Move, Position
+from bgpi.sensing.board import counts_of
 from bgpi.simtable import SimTable
 from bgpi.table import Ask, DecisionRequest, Guided, Intent, Phase, Table, waiting
 from bgpi.table.phases import UNSEEN_WAIT
@@ -112,3 +116,15 @@ def test_hands_that_undo_a_seen_move_do_not_take_done_back() -> None:
     sim.board.place(1, WHITE)  # the checker borne off goes back to the 1-point
     sim.advance(1.0)
     assert lit(sim) == Move(2, 0, 5) and plays(sim) == []
+
+
+def test_the_other_boards_play_on_tall_stacks_is_made_by_the_hands_and_the_persons_roll() -> None:
+    sim = SimTable(MatchStarted(5, seats=(Seat.REMOTE, Seat.PERSON)))
+    fixed_dice(sim, 5, 1)
+    arrange(sim, TALL, WHITE)
+    make_theirs(sim, Wish(3, Action.ROLL), WHITE)
+    assert sim.phase is Phase.MOVING
+    make_theirs(sim, Wish(4, Action.PLAY, Played.of(WHITE, BEAR_OFF).moves), WHITE)
+    assert plays(sim) == [Played.of(WHITE, BEAR_OFF)] and sim.match.turn == BLACK
+    journal = counts_of(sim.table.position, WHITE)  # the checkers moved, the unseen one too
+    assert [len(sim.board.checkers(zone)) for zone in (1, 2)] == [journal[1], journal[2]]
