@@ -176,11 +176,17 @@ def follow_lights(sim: SimTable, player: int) -> None:
     sim.advance()
     now = sim.table.at
     if lit is not None and isinstance(now, Guided) and now.done == lit:
-        person = next((p for p in (WHITE, BLACK) if sim.table.seats[p] is Seat.PERSON), None)
-        if person is not None:
-            sim.roll(person)
-        else:
-            sim.advance(UNSEEN_WAIT + 0.5)
+        give_word(sim)
+
+
+def give_word(sim: SimTable) -> None:
+    """The hands say the lit move, one the sensors cannot see, is made: a person here
+    presses ROLL; with nobody here they hold still for the table's stated wait."""
+    person = next((p for p in (WHITE, BLACK) if sim.table.seats[p] is Seat.PERSON), None)
+    if person is not None:
+        sim.roll(person)
+    else:
+        sim.advance(UNSEEN_WAIT + 0.5)
 
 
 def _confirm(sim: SimTable, turn: int, choice: Play) -> None:

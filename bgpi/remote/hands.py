@@ -3,8 +3,8 @@
 The same hands make either seat's intents: the local player's, decided here by the demo's
 player, and the other board's, as they arrive. My play is made move by move and ended with my ROLL
 button, checked by the tracker like any other; the other board's play is lit move by move
-and the hands follow the lights (:func:`bgpi.demo.follow_lights`), giving their word with
-my ROLL for a move the sensors cannot see.
+and the hands make it in that order, giving their word with my ROLL for a move the sensors
+cannot see (:func:`bgpi.demo.give_word`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from bgpi.demo import PipPlayer, follow_lights
+from bgpi.demo import PipPlayer, give_word
 from bgpi.records import Played
 from bgpi.remote.wire import Action, Intent
 from bgpi.rules import GameResult, Move
 from bgpi.simtable import SimTable
-from bgpi.table import Chosen, Decided, Phase
+from bgpi.table import Chosen, Decided, Guided, Phase
 from bgpi.table import Intent as TableIntent
 from bgpi.words import ROLL
 
@@ -84,13 +84,16 @@ def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
         moves = Played(player, intent.moves).move_values()
         sim.driver.dispatch(Chosen(player, moves, sim.clock()))
         sim.advance()
-        # The hands follow the lights move by move, as at a real board; a move the sensors
-        # cannot see gets the word of the person here (ROLL), so the table never commits a
-        # play before its checkers moved. One pass per move, twice over: a bounded loop.
-        for _ in range(2 * len(moves)):
-            if sim.phase is not Phase.GUIDED:
+        # The hands make the play as chosen, in the order the table lights it; a move the
+        # sensors cannot see gets the word of the person here (ROLL), so the table never
+        # counts it made, nor commits the play, before its checker moved.
+        for index, move in enumerate(moves):
+            at = sim.table.at
+            if not isinstance(at, Guided):
                 break
-            follow_lights(sim, player)
+            sim.make_move(player, move)
+            if index in at.unseen:
+                give_word(sim)
         sim.advance(0.5)  # the board holds still: the tracker reads the whole play
     else:
         raise UnmadeIntentError(f"{action.value}: not a seat's intent")
