@@ -25,7 +25,8 @@ from bgpi.gamelog import GameLog
 from bgpi.records import GameEnded, MatchStarted, Record, Seat
 from bgpi.rules import Match, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
-from bgpi.table import Decided, Intent, Phase, waiting
+from bgpi.table import Decided, Guided, Intent, Phase, waiting
+from bgpi.table.phases import UNSEEN_WAIT
 from bgpi.words import BLACK, TRAY_BLACK, TRAY_WHITE, WHITE, bar_zone
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
@@ -157,7 +158,11 @@ def _next_game(sim: SimTable) -> None:
 
 def follow_lights(sim: SimTable, player: int) -> None:
     """The hands at the board make the move the table lights for an engine's play: a blot
-    on the destination goes to its bar first."""
+    on the destination goes to its bar first. A move the sensors cannot see (a point fuller
+    than its switches, a bear-off without tray sensors) then gets the hands' word: a person
+    here presses ROLL; with no person here the hands hold still for the table's stated wait."""
+    at = sim.table.at
+    lit = at.done if isinstance(at, Guided) and at.needs_word else None
     (src,) = sim.scene.lifted
     (dst,) = sim.scene.destinations
     other = 1 - player
@@ -169,6 +174,19 @@ def follow_lights(sim: SimTable, player: int) -> None:
     if dst not in (TRAY_WHITE, TRAY_BLACK) or sim.geometry.tray_slots:
         sim.board.place(dst, player)
     sim.advance()
+    now = sim.table.at
+    if lit is not None and isinstance(now, Guided) and now.done == lit:
+        give_word(sim)
+
+
+def give_word(sim: SimTable) -> None:
+    """The hands say the lit move, one the sensors cannot see, is made: a person here
+    presses ROLL; with nobody here they hold still for the table's stated wait."""
+    person = next((p for p in (WHITE, BLACK) if sim.table.seats[p] is Seat.PERSON), None)
+    if person is not None:
+        sim.roll(person)
+    else:
+        sim.advance(UNSEEN_WAIT + 0.5)
 
 
 def _confirm(sim: SimTable, turn: int, choice: Play) -> None:

@@ -1,8 +1,10 @@
 """A seat's intents made on the simulated table: the buttons and the hands that make them.
 
 The same hands make either seat's intents: the local player's, decided here by the demo's
-player, and the other board's, as they arrive. A play is made move by move and ended with
-the mover's ROLL button, checked by the tracker like any other.
+player, and the other board's, as they arrive. My play is made move by move and ended with my ROLL
+button, checked by the tracker like any other; the other board's play is lit move by move
+and the hands make it in that order, giving their word with my ROLL for a move the sensors
+cannot see (:func:`bgpi.demo.give_word`).
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from bgpi.demo import PipPlayer
+from bgpi.demo import PipPlayer, give_word
 from bgpi.records import Played
 from bgpi.remote.wire import Action, Intent
 from bgpi.rules import GameResult, Move
 from bgpi.simtable import SimTable
-from bgpi.table import Chosen, Decided, Phase
+from bgpi.table import Chosen, Decided, Guided, Phase
 from bgpi.table import Intent as TableIntent
 from bgpi.words import ROLL
 
@@ -80,15 +82,18 @@ def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
         sim.advance()
     elif action is Action.PLAY:
         moves = Played(player, intent.moves).move_values()
-        before = len(sim.driver.log)
         sim.driver.dispatch(Chosen(player, moves, sim.clock()))
         sim.advance()
-        # The hands make the play as chosen, move by move in the order the table lights them,
-        # also when the table has already committed it: where points hold more checkers than
-        # they have switches, the board can show the play's end before any checker moved (the
-        # table then counts moves unseen as made), and the checkers must still be moved.
-        if sim.phase is Phase.GUIDED or len(sim.driver.log) > before:
-            sim.make_play(player, moves)
+        # The hands make the play as chosen, in the order the table lights it; a move the
+        # sensors cannot see gets the word of the person here (ROLL), so the table never
+        # counts it made, nor commits the play, before its checker moved.
+        for index, move in enumerate(moves):
+            at = sim.table.at
+            if not isinstance(at, Guided):
+                break
+            sim.make_move(player, move)
+            if index in at.unseen:
+                give_word(sim)
         sim.advance(0.5)  # the board holds still: the tracker reads the whole play
     else:
         raise UnmadeIntentError(f"{action.value}: not a seat's intent")

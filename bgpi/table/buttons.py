@@ -32,6 +32,9 @@ resigning  on roll     CUBE   short show the next level (1, 2, 3, 1...)
 resigning  on roll     CUBE   held  play on: no resignation
 offered    the other   ROLL   short accept the resignation
 offered    the other   CUBE   short decline it: play goes on
+guided     a person    ROLL   short the lit move is made          the sensors cannot see
+                                                                   it (a full point, no
+                                                                   tray sensors)
 confirm    on roll     ROLL   short confirm the play lit
 confirm    on roll     CUBE   short light the next candidate
 game over  either      ROLL   short next game
@@ -52,9 +55,10 @@ from typing import TYPE_CHECKING, Final
 from bgpi.lights.scene import Meaning
 from bgpi.records import Seat
 from bgpi.rules.errors import IllegalCubeActionError
+from bgpi.sensing.board import check_board
 from bgpi.sensing.tracker import Kind
-from bgpi.table.phases import Illegal, Moving, Opening, Phase
-from bgpi.words import CUBE, PLAYERS, ROLL, ButtonName
+from bgpi.table.phases import Guided, Illegal, Moving, Opening, Phase
+from bgpi.words import CUBE, PLAYERS, ROLL, WHITE, ButtonName
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -98,6 +102,7 @@ class Intent(Enum):
     NEXT_VALUE = "the option's next value"
     NEXT_OPTION = "the next option"
     START_MATCH = "start the match chosen"
+    MOVE_MADE = "the lit move is made"
 
 
 SEAT_INTENTS: Final = frozenset(
@@ -180,6 +185,15 @@ def _illegal_may_end(table: Table, player: int) -> bool:
     return wrong and table.config.accept_illegal
 
 
+def unseen_lit(table: Table, player: int = 0) -> bool:
+    """A guided play lights a move the sensors cannot see, and the board shows the step it
+    leads to (which reads as the step before it): only the hands can say it is made."""
+    at, seen = table.at, table.observation
+    if not isinstance(at, Guided) or not at.needs_word or seen is None:
+        return False
+    return check_board(seen, at.steps[at.done + 1], WHITE, table.config.caps).ok
+
+
 def _readable(table: Table, player: int) -> bool:
     return isinstance(table.at, Illegal) and table.at.after is not None
 
@@ -220,6 +234,8 @@ ROWS: Final = (
         "accepts (ROLL)"),
     Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, Meaning.DECLINE,
         "declines (CUBE)"),
+    Row(P.GUIDED, Who.EITHER, ROLL, S, Intent.MOVE_MADE, Meaning.CONFIRM,
+        "ROLL once the lit move is made (the sensors cannot see it)", unseen_lit),
     Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, Meaning.CONFIRM,
         "ROLL confirms the one lit"),
     Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, Meaning.NEXT,

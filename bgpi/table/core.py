@@ -50,10 +50,10 @@ from bgpi.rules import (
     legal_plays,
 )
 from bgpi.rules.errors import RulesError
-from bgpi.sensing.board import BoardDiff, Observation, check_board, counts_of, zone_of
+from bgpi.sensing.board import BoardDiff, Observation, check_board, counts_of, observe, zone_of
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
-from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of
+from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of, unseen_lit
 from bgpi.table.events import (
     DiceRequest,
     DiceRolled,
@@ -69,6 +69,7 @@ from bgpi.table.events import (
 from bgpi.table.illegal import read_illegal
 from bgpi.table.options import next_value, options_of
 from bgpi.table.phases import (
+    UNSEEN_WAIT,
     BeforeRoll,
     Choosing,
     Confirm,
@@ -363,12 +364,7 @@ class Table:
 
     def _handle(self, event: Event) -> Step:
         if isinstance(event, Seen | Tick):
-            if isinstance(event, Seen):
-                settle, settled = self.settle.feed(event.observation, event.t)
-            else:
-                settle, settled = self.settle.poll(event.t)
-            table = self if settle is self.settle else replace(self, settle=settle)
-            return table._settled(settled)
+            return self._seen(event)
         if isinstance(event, DiceRolled):
             return self._dice(event.player, event.dice)
         if isinstance(event, Fault):
@@ -381,6 +377,17 @@ class Table:
         if isinstance(event, Chosen):
             return self._chosen(event)
         return self._button(event)
+
+    def _seen(self, event: Seen | Tick) -> Step:
+        if isinstance(event, Seen):
+            settle, settled = self.settle.feed(event.observation, event.t)
+        else:
+            settle, settled = self.settle.poll(event.t)
+        table = self if settle is self.settle else replace(self, settle=settle)
+        step = table._settled(settled)
+        if isinstance(step.table.at, Guided):  # no records: the play is not committed yet
+            return step.table._guided_wait(event.t)
+        return step
 
     def _settled(self, observation: Observation | None) -> Step:
         if observation is None:
@@ -395,13 +402,24 @@ class Table:
         guided play, find how many of its moves the board shows."""
         at, seen = self.at, self.observation
         if isinstance(at, Guided) and seen is not None:
-            done = [k for k, step in enumerate(at.steps) if self._shows(seen, step)]
-            return replace(self, at=replace(at, done=done[-1])) if done else self
+            return self._guided_read(at, seen)
         if not isinstance(at, Moving) or seen is None:
             return self
         reading = at.tracker.read(seen, at.near)
         near = reading.nodes[0] if reading.kind is Kind.AT_NODE else at.near
         return replace(self, at=Moving(at.tracker, reading, near))
+
+    def _guided_read(self, at: Guided, seen: Observation) -> Table:
+        """Move ``done`` forward to the last step the board shows, over visible moves only:
+        a move the sensors cannot see waits for the hands' word (or the wait), never skipped
+        because the board already looks like the step after it."""
+        done = at.done
+        for k in range(at.done + 1, len(at.steps)):
+            if k - 1 in at.unseen:
+                break
+            if self._shows(seen, at.steps[k]):
+                done = k
+        return self if done == at.done else replace(self, at=replace(at, done=done, since=None))
 
     def _shows(self, observation: Observation, position: Position) -> bool:
         return check_board(observation, position, WHITE, self.config.caps).ok
@@ -483,11 +501,37 @@ class Table:
         legal = {play.result: len(play.moves) for play in legal_plays(self.mover_view, dice)}
         if steps is None or legal.get(_mover(steps[-1], player)) != len(event.moves):
             return self._refuse(player, f"{event.moves} is not a legal play of {dice}")
-        guided = replace(self, at=Guided(at.tracker, event.moves, steps))._read()
+        unseen = frozenset(k for k in range(len(event.moves)) if self._alike(*steps[k : k + 2]))
+        guided = replace(self, at=Guided(at.tracker, event.moves, steps, unseen=unseen))._read()
         return guided._guided_done()
 
+    def _alike(self, before: Position, after: Position) -> bool:
+        """Whether the sensors read the two positions (White's view) the same."""
+        caps = self.config.caps
+        return observe(before, WHITE, caps) == observe(after, WHITE, caps)
+
+    def _move_made(self, player: int) -> Step:
+        """The hands' word that the lit move, one the sensors cannot see, is made."""
+        at = self.at
+        assert isinstance(at, Guided) and at.needs_word
+        return replace(self, at=replace(at, done=at.done + 1, since=None))._read()._guided_done()
+
+    def _guided_wait(self, t: float) -> Step:
+        """Where no person here can give the word, an unseen move lit and held on the board
+        for :data:`UNSEEN_WAIT` seconds counts as made."""
+        at = self.at
+        assert isinstance(at, Guided)
+        if Seat.PERSON in self.seats or not unseen_lit(self):
+            return Step(self if at.since is None else replace(self, at=replace(at, since=None)))
+        if at.since is None:
+            return Step(replace(self, at=replace(at, since=t)))
+        if t - at.since < UNSEEN_WAIT:
+            return Step(self)
+        return self._move_made(self.match.turn if self.match.turn is not None else WHITE)
+
     def _guided_done(self) -> Step:
-        """A guided play is committed once the board shows all of it, read by the tracker."""
+        """A guided play is committed once every move is made (seen, or given the word) and
+        the board shows all of it, read by the tracker."""
         at, seen = self.at, self.observation
         if not isinstance(at, Guided) or at.next_move is not None or seen is None:
             return Step(self)
@@ -670,6 +714,7 @@ _INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
     Intent.NEXT_VALUE: Table._next_value,
     Intent.NEXT_OPTION: Table._next_option,
     Intent.START_MATCH: Table._start_match,
+    Intent.MOVE_MADE: Table._move_made,
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from bgpi.rules import GameResult, MatchRules, Move, Position
 from bgpi.sensing.tracker import Reading, TurnTracker
@@ -83,22 +83,42 @@ class Confirm:
     candidate: int = 0  # the index in ``candidates`` shown now
 
 
+UNSEEN_WAIT: Final = 5.0
+"""Seconds the hands have, where no person at this board can give their word, to make a
+lit move the sensors cannot see; then the table counts it as made (see :class:`Guided`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Guided:
     """A seat that is not a person here chose ``moves``; the hands here make them, lit one
     by one. ``steps`` are the positions (White's view) after each move, ``steps[0]`` the
-    start; ``done`` how many moves the board has shown so far. The tracker reads the board
-    so that the whole play is committed only when it is a legal play of the roll."""
+    start; ``done`` how many moves are made so far: it only moves forward, over moves the
+    board has shown. ``unseen`` holds the moves (their indices) the sensors cannot see: a
+    point fuller than its switches, a checker borne off without tray sensors, so the step
+    after the move reads as the step before it. Such a move, once lit, needs the word of the
+    hands that it is made: a short ROLL of a person at this board; where neither seat is a
+    person here (two engines, say), nobody can press, so the table counts the move as made
+    once the board has held the lit step for :data:`UNSEEN_WAIT` seconds (``since``: when it
+    first did, from the events' time). Waiting beats a guess: the hands follow the lights,
+    and a stated time is something a shell's hands can keep. The tracker reads the board so
+    that the whole play is committed only when every move is made and it is a legal play."""
 
     kind: ClassVar[Phase] = Phase.GUIDED
     tracker: TurnTracker
     moves: tuple[Move, ...]
     steps: tuple[Position, ...]
     done: int = 0
+    unseen: frozenset[int] = frozenset()
+    since: float | None = None
 
     @property
     def next_move(self) -> Move | None:
         return self.moves[self.done] if self.done < len(self.moves) else None
+
+    @property
+    def needs_word(self) -> bool:
+        """Whether the move lit now is one the sensors cannot see."""
+        return self.done in self.unseen
 
 
 @dataclass(frozen=True, slots=True)

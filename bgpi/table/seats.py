@@ -33,8 +33,14 @@ refused: the step changes nothing and its ``refused`` says why, in one line.
 **A chosen play is lit move by move** (the phase :class:`~bgpi.table.phases.Guided`): the
 checker to lift blinks on its point, its destination shows; once the board shows that move,
 the next one is lit. A checker put elsewhere is shown as a wrong board against the move lit,
-until it is corrected. When the board shows the whole play (read by the tracker, like any
-play) the table commits it: the turn passes without a press.
+until it is corrected. A move the sensors cannot see (a point holding more checkers than
+it has switches, a checker borne off without tray sensors: the board reads the same before
+and after it) is lit like any other but never counted as made by the board alone: a person
+at this board says it is made with a short ROLL (the row in :mod:`bgpi.table.buttons`);
+with no person here, the table counts it made once the board has held still on it for
+:data:`~bgpi.table.phases.UNSEEN_WAIT` seconds. When every move is made and the board shows
+the whole play (read by the tracker, like any play) the table commits it: the turn passes
+without a press.
 
 Dice are rolled by this table's shell for every seat (``DiceRequest``).
 """
