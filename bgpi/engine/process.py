@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Final
 
@@ -148,11 +149,13 @@ class GnubgProcess:
         self._ask("probe", (), self.timeout)
 
     def _send(self, line: str) -> None:
-        assert self._proc is not None and self._proc.stdin is not None
+        proc = self._proc  # close() on another thread may stop the process meanwhile
+        if proc is None or proc.stdin is None:
+            raise _DiedError("it was stopped")
         try:
-            self._proc.stdin.write(line + "\n")
-            self._proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        except (OSError, ValueError) as exc:  # a broken pipe, or a pipe close() has closed
             raise _DiedError(f"its input closed ({exc})") from None
 
     def _ask(self, name: str, arguments: tuple[object, ...], timeout: float) -> object:
@@ -188,7 +191,9 @@ class GnubgProcess:
         proc.wait()
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
-                stream.close()
+                # Closing flushes what is still buffered into a pipe whose reader is gone.
+                with suppress(OSError):
+                    stream.close()
 
 
 class _DiedError(Exception):

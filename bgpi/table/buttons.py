@@ -235,7 +235,7 @@ ROWS: Final = (
     Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, Meaning.DECLINE,
         "declines (CUBE)"),
     Row(P.GUIDED, Who.EITHER, ROLL, S, Intent.MOVE_MADE, Meaning.CONFIRM,
-        "ROLL once the lit move is made (the sensors cannot see it)", unseen_lit),
+        "press ROLL once the lit move is made (the sensors cannot see it)", unseen_lit),
     Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, Meaning.CONFIRM,
         "ROLL confirms the one lit"),
     Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, Meaning.NEXT,

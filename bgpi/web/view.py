@@ -223,7 +223,9 @@ def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
     if move is None:
         return chosen
     src, dst = zone_name(zone_of(turn, move.src)), zone_name(zone_of(turn, move.dst))
-    return f"{chosen} Move {at.done + 1} of {len(at.moves)}: from {src} (blinking) to {dst}."
+    line = f"{chosen} Move {at.done + 1} of {len(at.moves)}: from {src} (blinking) to {dst}."
+    # A move the switches cannot see waits for the person's word, which the rows give.
+    return f"{line} {_either(words)[:1].upper()}{_either(words)[1:]}." if words else line
 
 
 def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:

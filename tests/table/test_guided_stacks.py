@@ -128,3 +128,12 @@ def test_the_other_boards_play_on_tall_stacks_is_made_by_the_hands_and_the_perso
     assert plays(sim) == [Played.of(WHITE, BEAR_OFF)] and sim.match.turn == BLACK
     journal = counts_of(sim.table.position, WHITE)  # the checkers moved, the unseen one too
     assert [len(sim.board.checkers(zone)) for zone in (1, 2)] == [journal[1], journal[2]]
+
+
+def test_the_page_says_to_press_roll_for_a_move_the_sensors_cannot_see() -> None:
+    from bgpi.web.view import status  # noqa: PLC0415
+
+    sim = guided(TALL, BEAR_OFF, (5, 1), Seat.PERSON)
+    assert status(sim.table, sim.scene).endswith(
+        "Press ROLL once the lit move is made (the sensors cannot see it)."
+    )
