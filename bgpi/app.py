@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bgpi.analysis import AnalysisStore, Analyst
 from bgpi.config import Config
@@ -43,10 +43,15 @@ from bgpi.sensing.board import capacities
 from bgpi.store import Journal
 from bgpi.table import Chosen, Decided, DecisionRequest, Table, TableConfig, waiting
 
+if TYPE_CHECKING:
+    from bgpi.remote.board import RemoteSeat
+    from bgpi.remote.link import Link
+
 log = logging.getLogger("bgpi")
 
 JOURNAL_NAME = "journal.sqlite"
 MAX_WAIT = 0.5  # the loop wakes at least this often (stop flag, watchdog)
+REMOTE_WAIT = 0.05  # with a remote match, this often: the other board's word is read here
 
 
 @dataclass
@@ -153,11 +158,13 @@ class App:
         self.worker: EngineWorker | None = None
         self.analyst: Analyst | None = None
         self._records_seen = 0
+        self.remote: RemoteSeat | None = None  # the other board's seat, in a remote match
 
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         with ExitStack() as stack:
             journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
+            link = self._open_remote(journal, stack)
             engines = open_engines(
                 (self.config.seats.white, self.config.seats.black),
                 say=log.warning,
@@ -176,6 +183,7 @@ class App:
                 self.config.style,
                 ask=self._ask,
             )
+            self._seat_remote(link, self.driver)
             self.worker = self._seat_engines(table, engines, stack)
             self.analyst = self._analyst(stack)
             hardware.sensors.start(self.events.put)
@@ -200,19 +208,67 @@ class App:
             now = time.monotonic()
             due = driver.deadline(now)
             wait = MAX_WAIT if due is None else min(MAX_WAIT, max(0.0, due - now))
+            wait = wait if self.remote is None else min(wait, REMOTE_WAIT)
             try:
                 event = self.events.get(timeout=wait)
             except queue.Empty:
                 driver.tick(time.monotonic())
             else:
-                if isinstance(event, Decided | Chosen):
-                    driver.dispatch(event)
-                else:
-                    driver.handle(event)
+                self._take(driver, event)
+            self._follow_remote()
             self._after_a_game(driver, journal)
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()
+
+    def _take(self, driver: Driver, event: Event | Answer) -> None:
+        if self.remote is None:
+            self._dispatch(driver, event)
+            return
+        from bgpi.remote.board import StoppedError  # noqa: PLC0415 (a remote match only)
+        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415
+
+        try:
+            self._dispatch(driver, event)
+        except MatchPausedError as exc:  # while the dice were drawn with the other board
+            self.remote.paused_by(exc)
+        except StoppedError:
+            log.info("stopped while waiting for the other board's dice")
+
+    @staticmethod
+    def _dispatch(driver: Driver, event: Event | Answer) -> None:
+        if isinstance(event, Decided | Chosen):
+            driver.dispatch(event)
+        else:
+            driver.handle(event)
+
+    # -- a remote match ([remote]: docs/remote.md) -----------------------------------------
+
+    def _open_remote(self, journal: Journal, stack: ExitStack) -> Link | None:
+        """The link to the other board if ``[remote]`` names a broker; the remote match is
+        started in the journal (or resumed) before the table is."""
+        from bgpi.remote.board import open_link, run_game  # noqa: PLC0415 (a remote match only)
+
+        game = run_game(self.config)
+        if game is None:
+            return None
+        link = open_link(stack, game, journal, self.config.match_record(), self.state_dir)
+        log.info("remote match %s: %s", game.pairing.code, game.broker)
+        return link
+
+    def _seat_remote(self, link: Link | None, driver: Driver) -> None:
+        """The other board's seat: its word read at every turn of the loop, the dice drawn
+        with it."""
+        if link is None:
+            return
+        from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
+
+        self.remote = RemoteSeat(link, driver, time.monotonic)
+        self.remote.be_patient(self.stop, self.notifier.alive)
+
+    def _follow_remote(self) -> None:
+        if self.remote is not None:
+            self.remote.poll()
 
     def _analyst(self, stack: ExitStack) -> Analyst | None:
         """gnubg, on its own thread, to rate each game as it ends (``[seats] analyse``)."""

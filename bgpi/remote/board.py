@@ -10,20 +10,23 @@ lights move by move for the hands here to make. The dice come from the commit-re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
+from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.hal.api import FaultEvent
-from bgpi.records import MatchStarted, Played
+from bgpi.records import MatchStarted, Played, Record
+from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
 from bgpi.remote.hands import UnmadeIntentError, decided
-from bgpi.remote.link import Link, MatchPausedError
+from bgpi.remote.link import Link, MatchPausedError, SilenceError
 from bgpi.remote.log import MessageLog, log_path
-from bgpi.remote.pairing import side_name
+from bgpi.remote.pairing import Pairing, side_name, side_of
 from bgpi.remote.session import Session
 from bgpi.remote.transport import Transport
 from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, decider, next_step
@@ -32,6 +35,7 @@ from bgpi.store import Journal
 from bgpi.table import Chosen, Phase
 
 SOURCE = "remote"  # the fault's source on the LEDs and the page
+RUN_PATIENCE = 10.0  # seconds of silence before a real board shows the other board as gone
 
 
 class LinkState(Enum):
@@ -49,6 +53,47 @@ class RemoteStatus:
     side: int
     state: LinkState
     reason: str = ""
+
+
+class StoppedError(RuntimeError):
+    """The board was told to stop while it waited for the other board's dice."""
+
+
+class PatientDice(ExchangedDice):
+    """``bgpi run``'s exchanged dice: a person's board waits for the other board as long as it
+    takes (a broker down, the other board restarting), showing the silence through ``silent``
+    (a message; None once it is over), which also keeps the service's watchdog fed."""
+
+    def __init__(
+        self,
+        link: Link,
+        records: Sequence[Record],
+        announce: Callable[[], None],
+        *,
+        silent: Callable[[str | None], None],
+        stop: threading.Event,
+    ) -> None:
+        super().__init__(link, records, announce)
+        self.silent, self.stop = silent, stop
+
+    def roll(self) -> tuple[int, int]:
+        if self.announce is not None:
+            self.announce()
+        quiet = False
+        while True:
+            try:
+                dice = self.link.dice(self.draws)
+            except SilenceError as exc:
+                quiet = True
+                self.silent(str(exc))
+                if self.stop.is_set():
+                    raise StoppedError("stopped while waiting for the dice") from None
+                self.link.heard()  # patience again: another round of hellos, another wait
+                continue
+            if quiet:
+                self.silent(None)
+            self.draws += 1
+            return dice
 
 
 class RemoteSeat:
@@ -69,6 +114,7 @@ class RemoteSeat:
         self.paused: str | None = None
         self.online = True
         self.step = Next(Todo.WAIT)
+        self._alive: Callable[[], None] = lambda: None
         driver.dice = ExchangedDice(link, driver.log, self.announce)
 
     def announce(self) -> None:
@@ -133,6 +179,23 @@ class RemoteSeat:
 
     # -- a real board's loop: faults and the page -------------------------------------
 
+    def be_patient(self, stop: threading.Event, alive: Callable[[], None]) -> None:
+        """``bgpi run``: the dice wait for the other board as long as it takes, until
+        ``stop``; the silence shows as the remote fault, and ``alive`` feeds the watchdog."""
+        self._alive = alive
+        self.driver.dice = PatientDice(
+            self.link, self.driver.log, self.announce, silent=self._silent, stop=stop
+        )
+
+    def _silent(self, message: str | None) -> None:
+        self.driver.handle(FaultEvent(SOURCE, message, self.clock()))
+        self._alive()
+
+    def paused_by(self, exc: MatchPausedError) -> None:
+        """The match paused (a cheat, the boards out of step): show why, follow no more."""
+        self.paused = str(exc)
+        self.driver.handle(FaultEvent(SOURCE, f"match paused: {exc}", self.clock()))
+
     def poll(self) -> None:
         """One step of ``bgpi run``'s loop: follow, showing a broker gone (and back) and a
         pause as the table's fault from source "remote"; never raises for either."""
@@ -146,8 +209,7 @@ class RemoteSeat:
         try:
             self.follow()
         except MatchPausedError as exc:
-            self.paused = str(exc)
-            self.driver.handle(FaultEvent(SOURCE, f"match paused: {exc}", self.clock()))
+            self.paused_by(exc)
 
     def status(self) -> RemoteStatus:
         code, side = self.link.pairing.code, self.side
@@ -158,6 +220,18 @@ class RemoteSeat:
         if self.step.todo is Todo.WAIT:
             return RemoteStatus(code, side, LinkState.WAITING)
         return RemoteStatus(code, side, LinkState.CONNECTED)
+
+
+def run_game(config: Config) -> RemoteGame | None:
+    """The remote match ``[remote]`` configures for ``bgpi run``, if any; ``ValueError``
+    saying what is missing."""
+    remote = config.remote
+    if not remote.broker:
+        return None
+    if not remote.match:
+        raise ValueError("[remote] broker is set, but no match code: set [remote] match")
+    game = RemoteGame(broker_of(config, None), Pairing(remote.match), side_of(remote.side), 0)
+    return replace(game, patience=RUN_PATIENCE)
 
 
 def open_link(
