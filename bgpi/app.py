@@ -181,6 +181,7 @@ class App:
                 self.config.geometry,
                 self.config.ledmap,
                 self.config.style,
+                log=journal.records(),
                 ask=self._ask,
             )
             self._seat_remote(link, self.driver)

@@ -1,0 +1,210 @@
+"""``bgpi run`` plays a remote match: the App on the simulated board, with simulated hands
+making its person's decisions and the other board's plays as the LEDs light them, against a
+``bgpi demo --remote`` in its own process, over a real mosquitto on a loopback port."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from bgpi.app import JOURNAL_NAME, App, Hardware
+from bgpi.config import Config, parse
+from bgpi.driver import Driver
+from bgpi.export import export_mat
+from bgpi.hal.dice import SeededDice
+from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
+from bgpi.records import Played, Rolled, Seat
+from bgpi.remote.board import LinkState, RemoteSeat
+from bgpi.remote.turns import decider
+from bgpi.remote.wire import Action
+from bgpi.rules import BAR, OFF, Move, legal_plays
+from bgpi.sensing.board import zone_of
+from bgpi.store import Journal
+from bgpi.table import Phase, Table
+from bgpi.words import BLACK, ROLL, WHITE, ButtonName
+from tests.remote.boards import CODE, Board
+from tests.remote.conftest import Mosquitto
+
+GAP = 0.08  # seconds between two things the hands do: longer than the settle filter's
+RETRY = 3.0  # seconds before the hands try again what the table has not taken
+
+Step = Callable[[], None]
+
+
+def remote_config(url: str, length: int) -> Config:
+    return parse(
+        {
+            "remote": {"broker": url, "match": CODE, "side": "white"},
+            "rules": {"length": length},
+            "sensors": {"settle_ms": 20},
+        }
+    )
+
+
+class Hands:
+    """The hands at the ``bgpi run`` board, called after each turn of its loop: White's
+    person (rolls, takes, plays the first legal play) and whoever makes Black's plays as the
+    board lights them. One thing at a time, :data:`GAP` apart."""
+
+    def __init__(self, app: App, board: SimBoard, buttons: SimButtons) -> None:
+        self.app, self.board, self.buttons = app, board, buttons
+        self.plan: deque[Step] = deque()
+        self.due = 0.0
+        self.key: tuple[object, ...] | None = None
+        self.planned = 0.0
+
+    def __call__(self, driver: Driver, journal: Journal) -> None:
+        now = time.monotonic()
+        if now < self.due:
+            return
+        if self.plan:
+            self.plan.popleft()()
+            self.due = now + GAP
+            return
+        table = driver.table
+        key = (len(driver.log), table.phase, table.candidate, table.position)
+        if key == self.key and now - self.planned < RETRY:
+            return
+        self.key, self.planned = key, now
+        self.plan.extend(self._steps(driver))
+
+    def _steps(self, driver: Driver) -> list[Step]:
+        table = driver.table
+        if table.phase is Phase.SETUP:
+            return [lambda: self.board.setup(layout(table))]
+        if table.phase is Phase.GAME_OVER:
+            return [self._click(WHITE, ROLL)]
+        seat = decider(table)
+        if seat == WHITE:
+            return self._mine(table)
+        if seat == BLACK and table.phase is Phase.GUIDED:
+            return [self._move(BLACK, move) for move in self._theirs(driver)]
+        return []
+
+    def _mine(self, table: Table) -> list[Step]:
+        phase, dice = table.phase, table.match.dice
+        if phase is Phase.MOVING and dice is not None:
+            play = legal_plays(table.mover_view, dice)[0]
+            return [*(self._move(WHITE, move) for move in play.moves), self._click(WHITE, ROLL)]
+        if phase in (Phase.OPENING, Phase.BEFORE_ROLL, Phase.DOUBLED, Phase.CONFIRM):
+            return [self._click(WHITE, ROLL)]  # roll, never double, take, the play shown
+        return [self._click(WHITE, ROLL)] if phase is Phase.RESIGN_OFFERED else []
+
+    def _theirs(self, driver: Driver) -> tuple[Move, ...]:
+        remote = self.app.remote
+        assert remote is not None
+        at = len(driver.log)
+        for intent in remote.link.session.intents(BLACK):
+            if intent.at == at and intent.action is Action.PLAY:
+                return Played(BLACK, intent.moves).move_values()
+        return ()
+
+    def _click(self, player: int, button: ButtonName) -> Step:
+        return lambda: self.buttons.click(player, button)
+
+    def _move(self, player: int, move: Move) -> Step:
+        def step() -> None:
+            if move.hit:
+                self.board.lift(zone_of(player, move.dst), 1 - player)
+                self.board.place(zone_of(1 - player, BAR), 1 - player)
+            self.board.lift(zone_of(player, move.src), player)
+            if move.dst != OFF:
+                self.board.place(zone_of(player, move.dst), player)
+
+        return step
+
+
+def layout(table: Table) -> dict[int, tuple[int, int]]:
+    """The checkers of the table's position, zone by zone, as the hands set them up."""
+    position, checkers = table.position, {}
+    for colour, side in ((WHITE, position.player), (BLACK, position.opponent)):
+        for index, count in enumerate(side):
+            if count and index != OFF:
+                checkers[zone_of(colour, index)] = (colour, count)
+    return checkers
+
+
+class RunBoard:
+    """``bgpi run`` on the simulated board, on the wall clock."""
+
+    def __init__(self, config: Config, state: Path) -> None:
+        self.config, self.state = config, state
+        self.board = SimBoard(config.geometry, clock=time.monotonic)
+        self.buttons = SimButtons(clock=time.monotonic)
+        self.app = App(config, state, hardware=self.hardware)
+        self.app.observer = Hands(self.app, self.board, self.buttons)
+
+    def hardware(self, config: Config, stack: ExitStack) -> Hardware:
+        pixels = SimPixels(config.ledmap.length)
+        return Hardware(self.board, self.buttons, pixels, SeededDice(1))
+
+    @contextmanager
+    def running(self) -> Iterator[App]:
+        ready = threading.Event()
+        self.app.on_ready = ready.set
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self.app.run()
+            except BaseException as exc:  # the test says why the loop died
+                failed.append(exc)
+                ready.set()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        try:
+            assert ready.wait(30) and not failed, failed
+            yield self.app
+        finally:
+            self.app.stop.set()
+            thread.join(30)
+        assert not failed, failed
+
+    def mat(self) -> str:
+        with Journal.open(self.state / JOURNAL_NAME) as journal:
+            return export_mat(journal.records())
+
+
+def wait_until(app: App, done: Callable[[], bool], what: str, timeout: float, board: Board) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert board.process is not None and board.process.poll() in (None, 0), board.finish()
+        assert time.monotonic() < end, f"bgpi run has not reached {what}: {where(app)}"
+        time.sleep(0.05)
+
+
+def where(app: App) -> str:
+    driver, remote = app.driver, app.remote
+    assert driver is not None and remote is not None
+    table = driver.table
+    state = f"{table.phase.value} at record {len(driver.log)}, {remote.step}, {remote.status()}"
+    return f"{state}, faults {table.faults}, last records {driver.log[-3:]}"
+
+
+def test_bgpi_run_plays_a_whole_match_against_a_remote_demo(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
+    with run.running() as app:
+        driver, remote = app.driver, app.remote
+        assert driver is not None and isinstance(remote, RemoteSeat)
+        assert driver.table.seats == (Seat.PERSON, Seat.REMOTE)
+        assert remote.status().code == CODE
+        wait_until(
+            app, lambda: driver.table.phase is Phase.MATCH_OVER, "the match's end", 90, black
+        )
+        assert remote.status().state is not LinkState.PAUSED
+    rc, out, err = black.finish()
+    assert rc == 0, err
+    assert "final score" in out
+    mat = run.mat()
+    assert mat == black.mat()
+    records = black.records()
+    assert any(isinstance(r, Rolled) and r.player == WHITE for r in records)
+    assert any(isinstance(r, Played) and r.player == WHITE for r in records)
