@@ -44,7 +44,7 @@ from bgpi.store import Journal
 from bgpi.table import Chosen, Decided, DecisionRequest, Table, TableConfig, waiting
 
 if TYPE_CHECKING:
-    from bgpi.remote.board import RemoteSeat
+    from bgpi.remote.board import RemoteSeat, RemoteStatus
     from bgpi.remote.link import Link
 
 log = logging.getLogger("bgpi")
@@ -266,6 +266,10 @@ class App:
 
         self.remote = RemoteSeat(link, driver, time.monotonic)
         self.remote.be_patient(self.stop, self.notifier.alive)
+
+    def remote_status(self) -> RemoteStatus | None:
+        """A remote match's state for the page (on the loop's thread); None: not one."""
+        return self.remote.status() if self.remote is not None else None
 
     def _follow_remote(self) -> None:
         if self.remote is not None:

@@ -75,6 +75,7 @@ def _run(config: Config, args: argparse.Namespace) -> int:
     for url in companion.start().urls:
         print(f"bgpi run: the companion page is at {url}", flush=True)
     app.observer = companion
+    companion.remote = app.remote_status
     try:
         return app.run()
     finally:

@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 from bgpi.app import JOURNAL_NAME, App, Hardware
 from bgpi.config import Config, parse
@@ -25,9 +26,12 @@ from bgpi.rules import BAR, OFF, Move, legal_plays
 from bgpi.sensing.board import zone_of
 from bgpi.store import Journal
 from bgpi.table import Phase, Table
+from bgpi.web.companion import Companion
+from bgpi.web.qr import qr_svg
 from bgpi.words import BLACK, ROLL, WHITE, ButtonName
 from tests.remote.boards import CODE, Board
 from tests.remote.conftest import Mosquitto
+from tests.web.webclient import receive_until, socket
 
 GAP = 0.08  # seconds between two things the hands do: longer than the settle filter's
 RETRY = 3.0  # seconds before the hands try again what the table has not taken
@@ -131,12 +135,21 @@ def layout(table: Table) -> dict[int, tuple[int, int]]:
 class RunBoard:
     """``bgpi run`` on the simulated board, on the wall clock."""
 
-    def __init__(self, config: Config, state: Path) -> None:
+    def __init__(self, config: Config, state: Path, companion: Companion | None = None) -> None:
         self.config, self.state = config, state
         self.board = SimBoard(config.geometry, clock=time.monotonic)
         self.buttons = SimButtons(clock=time.monotonic)
         self.app = App(config, state, hardware=self.hardware)
-        self.app.observer = Hands(self.app, self.board, self.buttons)
+        hands = Hands(self.app, self.board, self.buttons)
+        self.app.observer = hands
+        if companion is not None:  # as bgpi run does, with the hands at the board as well
+            companion.remote = self.app.remote_status
+
+            def both(driver: Driver, journal: Journal) -> None:
+                hands(driver, journal)
+                companion(driver, journal)
+
+            self.app.observer = both
 
     def hardware(self, config: Config, stack: ExitStack) -> Hardware:
         pixels = SimPixels(config.ledmap.length)
@@ -208,3 +221,38 @@ def test_bgpi_run_plays_a_whole_match_against_a_remote_demo(
     records = black.records()
     assert any(isinstance(r, Rolled) and r.player == WHITE for r in records)
     assert any(isinstance(r, Played) and r.player == WHITE for r in records)
+
+
+def remote_state(message: dict[str, Any], state: LinkState) -> bool:
+    remote = message.get("remote")
+    return message["type"] == "state" and remote is not None and remote["state"] == state.value
+
+
+def test_the_page_shows_the_code_and_a_broker_gone_is_a_fault_until_it_is_back(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    config = remote_config(mosquitto.url, 1)
+    companion = Companion(config, port=0)
+    run = RunBoard(config, tmp_path / "white", companion)
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
+    address = companion.start()
+    try:
+        with run.running() as app, socket(address.port) as ws:
+            driver = app.driver
+            assert driver is not None
+            shown = receive_until(ws, lambda m: m["type"] == "state" and "remote" in m)
+            assert shown["remote"]["code"] == CODE and shown["remote"]["side"] == "white"
+            assert shown["remote"]["qr"] == qr_svg(CODE)
+            wait_until(app, lambda: len(driver.log) >= 12, "record 12", 60, black)
+            mosquitto.stop()
+            wait_until(app, lambda: "remote" in dict(driver.table.faults), "the fault", 30, black)
+            assert "cannot be reached" in dict(driver.table.faults)["remote"]
+            receive_until(ws, lambda m: remote_state(m, LinkState.OFFLINE), 30)
+            mosquitto.start()
+            wait_until(app, lambda: driver.table.phase is Phase.MATCH_OVER, "the end", 120, black)
+            assert "remote" not in dict(driver.table.faults)
+    finally:
+        companion.close()
+    rc, _, err = black.finish()
+    assert rc == 0, err
+    assert run.mat() == black.mat()
