@@ -18,7 +18,7 @@ from bgpi.driver import Driver
 from bgpi.export import export_mat
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
-from bgpi.records import Played, Rolled, Seat
+from bgpi.records import Played, Record, Rolled, Seat
 from bgpi.remote.board import LinkState, RemoteSeat
 from bgpi.remote.turns import decider
 from bgpi.remote.wire import Action
@@ -139,17 +139,24 @@ class RunBoard:
         self.config, self.state = config, state
         self.board = SimBoard(config.geometry, clock=time.monotonic)
         self.buttons = SimButtons(clock=time.monotonic)
-        self.app = App(config, state, hardware=self.hardware)
-        hands = Hands(self.app, self.board, self.buttons)
-        self.app.observer = hands
+        self.companion = companion
+        self.app = self.new_app()
+
+    def new_app(self) -> App:
+        """``bgpi run`` started (again) on this board, which stays as the hands left it."""
+        self.app = app = App(self.config, self.state, hardware=self.hardware)
+        hands = Hands(app, self.board, self.buttons)
+        app.observer = hands
+        companion = self.companion
         if companion is not None:  # as bgpi run does, with the hands at the board as well
-            companion.remote = self.app.remote_status
+            companion.remote = app.remote_status
 
             def both(driver: Driver, journal: Journal) -> None:
                 hands(driver, journal)
                 companion(driver, journal)
 
-            self.app.observer = both
+            app.observer = both
+        return app
 
     def hardware(self, config: Config, stack: ExitStack) -> Hardware:
         pixels = SimPixels(config.ledmap.length)
@@ -178,9 +185,12 @@ class RunBoard:
             thread.join(30)
         assert not failed, failed
 
-    def mat(self) -> str:
+    def records(self) -> list[Record]:
         with Journal.open(self.state / JOURNAL_NAME) as journal:
-            return export_mat(journal.records())
+            return journal.records()
+
+    def mat(self) -> str:
+        return export_mat(self.records())
 
 
 def wait_until(app: App, done: Callable[[], bool], what: str, timeout: float, board: Board) -> None:
@@ -253,6 +263,26 @@ def test_the_page_shows_the_code_and_a_broker_gone_is_a_fault_until_it_is_back(
             assert "remote" not in dict(driver.table.faults)
     finally:
         companion.close()
+    rc, _, err = black.finish()
+    assert rc == 0, err
+    assert run.mat() == black.mat()
+
+
+def test_bgpi_run_stopped_mid_match_and_started_again_goes_on(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
+    with run.running() as app:
+        first = app.driver
+        assert first is not None
+        wait_until(app, lambda: len(first.log) >= 15, "record 15", 60, black)
+    stopped_at = len(run.records())
+    run.new_app()
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None and len(driver.log) == stopped_at  # the journal replayed
+        wait_until(app, lambda: driver.table.phase is Phase.MATCH_OVER, "the end", 120, black)
     rc, _, err = black.finish()
     assert rc == 0, err
     assert run.mat() == black.mat()
