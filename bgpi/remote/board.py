@@ -43,6 +43,7 @@ class LinkState(Enum):
     WAITING = "waiting for the other board"
     OFFLINE = "the broker cannot be reached"
     PAUSED = "paused"
+    OVER = "the match is over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,7 @@ class RemoteSeat:
         self.driver, self.clock, self.redo = driver, clock, redo
         self.handed: set[int] = set()  # the other seat's intents handed to the table
         self.paused: str | None = None
+        self.over = False
         self.online = True
         self.step = Next(Todo.WAIT)
         self._alive: Callable[[], None] = lambda: None
@@ -204,12 +206,14 @@ class RemoteSeat:
             self.online = online
             what = None if online else f"{self.link.transport.broker} cannot be reached"
             self.driver.handle(FaultEvent(SOURCE, what, self.clock()))
-        if self.paused is not None or not online:
+        if self.paused is not None or not online or self.over:
             return
         try:
             self.follow()
         except MatchPausedError as exc:
             self.paused_by(exc)
+        # Done: a next match started at this board after this one is not the other board's.
+        self.over = self.driver.table.phase is Phase.MATCH_OVER
 
     def status(self) -> RemoteStatus:
         code, side = self.link.pairing.code, self.side
@@ -217,6 +221,8 @@ class RemoteSeat:
             return RemoteStatus(code, side, LinkState.PAUSED, self.paused)
         if not self.online:
             return RemoteStatus(code, side, LinkState.OFFLINE, str(self.link.transport.broker))
+        if self.over:
+            return RemoteStatus(code, side, LinkState.OVER)
         if self.step.todo is Todo.WAIT:
             return RemoteStatus(code, side, LinkState.WAITING)
         return RemoteStatus(code, side, LinkState.CONNECTED)
@@ -247,7 +253,8 @@ def open_link(
         journal.new_match(match)
         records = journal.records()
     first = records[0]
-    if journal.matches()[-1].finished or not isinstance(first, MatchStarted):
+    finished = journal.matches()[-1].finished
+    if finished or not isinstance(first, MatchStarted) or first.seats != match.seats:
         raise ValueError(
             f"match code {game.pairing.code} was used for a match that is over: take a new one"
         )

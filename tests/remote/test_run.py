@@ -222,7 +222,8 @@ def test_bgpi_run_plays_a_whole_match_against_a_remote_demo(
         wait_until(
             app, lambda: driver.table.phase is Phase.MATCH_OVER, "the match's end", 90, black
         )
-        assert remote.status().state is not LinkState.PAUSED
+        # The remote side is done: a next match at this board is not the other board's.
+        wait_until(app, lambda: remote.status().state is LinkState.OVER, "its end", 10, black)
     rc, out, err = black.finish()
     assert rc == 0, err
     assert "final score" in out
