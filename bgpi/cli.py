@@ -65,6 +65,8 @@ def _journal_path(config: Config, args: argparse.Namespace) -> Path:
 def _run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import App  # noqa: PLC0415
 
+    if config.remote.broker and not config.remote.match:  # --match is the demo's, not run's
+        raise UsageError("[remote] broker is set, but not the match code: set [remote] match")
     app = App(config, config.state_dir(args.state_dir))
     app.handle_signals()
     if not config.web.enabled:

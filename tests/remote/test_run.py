@@ -12,7 +12,10 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bgpi.app import JOURNAL_NAME, App, Hardware
+from bgpi.cli import main
 from bgpi.config import Config, parse
 from bgpi.driver import Driver
 from bgpi.export import export_mat
@@ -30,7 +33,7 @@ from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
 from bgpi.words import BLACK, ROLL, WHITE, ButtonName
 from tests.remote.boards import CODE, Board
-from tests.remote.conftest import Mosquitto
+from tests.remote.conftest import Mosquitto, free_port
 from tests.web.webclient import receive_until, socket
 
 GAP = 0.08  # seconds between two things the hands do: longer than the settle filter's
@@ -287,3 +290,31 @@ def test_bgpi_run_stopped_mid_match_and_started_again_goes_on(
     rc, _, err = black.finish()
     assert rc == 0, err
     assert run.mat() == black.mat()
+
+
+def test_bgpi_run_with_a_broker_but_no_match_code_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bgpi.toml"
+    config.write_text('[remote]\nbroker = "mqtt://127.0.0.1:1"\nside = "white"\n')
+    code = main(["run", "--config", str(config), "--state-dir", str(tmp_path / "state")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == "bgpi run: [remote] broker is set, but not the match code: set [remote] match\n"
+    assert not (tmp_path / "state").exists()
+
+
+def test_bgpi_run_whose_broker_cannot_be_reached_says_so_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bgpi.toml"
+    port = free_port()  # nothing listens there
+    config.write_text(
+        f'[remote]\nbroker = "mqtt://127.0.0.1:{port}"\nmatch = "{CODE}"\nside = "white"\n'
+        "[web]\nenabled = false\n"
+    )
+    code = main(["run", "--config", str(config), "--state-dir", str(tmp_path / "state")])
+    lines = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert lines[-1].startswith(f"bgpi run: broker mqtt://127.0.0.1:{port}: ")
+    assert "Traceback" not in "\n".join(lines)
