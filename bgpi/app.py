@@ -184,7 +184,7 @@ class App:
                 log=journal.records(),
                 ask=self._ask,
             )
-            self._seat_remote(link, self.driver)
+            self._seat_remote(link, self.driver, journal)
             self.worker = self._seat_engines(table, engines, stack)
             self.analyst = self._analyst(stack)
             hardware.sensors.start(self.events.put)
@@ -257,15 +257,21 @@ class App:
         log.info("remote match %s: %s", game.pairing.code, game.broker)
         return link
 
-    def _seat_remote(self, link: Link | None, driver: Driver) -> None:
+    def _seat_remote(self, link: Link | None, driver: Driver, journal: Journal) -> None:
         """The other board's seat: its word read at every turn of the loop, the dice drawn
-        with it."""
+        with it. While the loop waits for the dice, the watchdog is fed and the page shows
+        the wait."""
         if link is None:
             return
         from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
 
+        def waiting() -> None:
+            self.notifier.alive()
+            if self.observer:
+                self.observer(driver, journal)
+
         self.remote = RemoteSeat(link, driver, time.monotonic)
-        self.remote.be_patient(self.stop, self.notifier.alive)
+        self.remote.be_patient(self.stop, waiting)
 
     def remote_status(self) -> RemoteStatus | None:
         """A remote match's state for the page (on the loop's thread); None: not one."""

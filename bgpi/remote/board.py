@@ -35,7 +35,8 @@ from bgpi.store import Journal
 from bgpi.table import Chosen, Phase
 
 SOURCE = "remote"  # the fault's source on the LEDs and the page
-RUN_PATIENCE = 10.0  # seconds of silence before a real board shows the other board as gone
+RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other board as gone (and
+# feeds the watchdog, WatchdogSec=10, while the loop waits for the dice)
 
 
 class LinkState(Enum):
@@ -190,6 +191,9 @@ class RemoteSeat:
         )
 
     def _silent(self, message: str | None) -> None:
+        if message is not None and not self.link.transport.subscribed:
+            self.online = False  # poll() clears it once the broker is back
+            message = f"{self.link.transport.broker} cannot be reached"
         self.driver.handle(FaultEvent(SOURCE, message, self.clock()))
         self._alive()
 
