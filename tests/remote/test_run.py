@@ -4,6 +4,7 @@ making its person's decisions and the other board's plays as the LEDs light them
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -21,10 +22,11 @@ from bgpi.driver import Driver
 from bgpi.export import export_mat
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
-from bgpi.records import Played, Record, Rolled, Seat
+from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled, Seat
 from bgpi.remote.board import LinkState, RemoteSeat
+from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.turns import decider
-from bgpi.remote.wire import Action
+from bgpi.remote.wire import Action, Commit, Reveal
 from bgpi.rules import BAR, OFF, Move, legal_plays
 from bgpi.sensing.board import zone_of
 from bgpi.store import Journal
@@ -32,7 +34,7 @@ from bgpi.table import Phase, Table
 from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
 from bgpi.words import BLACK, ROLL, WHITE, ButtonName
-from tests.remote.boards import CODE, Board
+from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto, free_port
 from tests.web.webclient import receive_until, socket
 
@@ -318,3 +320,32 @@ def test_bgpi_run_whose_broker_cannot_be_reached_says_so_and_fails(
     assert code == 1
     assert lines[-1].startswith(f"bgpi run: broker mqtt://127.0.0.1:{port}: ")
     assert "Traceback" not in "\n".join(lines)
+
+
+def test_a_cheat_pauses_bgpi_run_which_shows_why_and_tells_the_other_board(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    with run.running() as app:
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(1))
+        try:
+            # The hands set up and roll White's opening die: White commits to draw 0.
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            peer.session.remember(0, os.urandom(SECRET_BYTES))
+            peer.send(peer.session.due()[0])  # my commitment
+            peer.send(Reveal(0, os.urandom(SECRET_BYTES).hex()))  # and another secret
+            reason = "black's secret for draw 0 does not match its commitment"
+            peer.until(lambda: peer.session.paused is not None)
+            assert peer.session.paused is not None
+            assert peer.session.paused.reason == f"white paused the match: {reason}"
+        finally:
+            peer.close()
+        driver, remote = app.driver, app.remote
+        assert driver is not None and remote is not None
+        end = time.monotonic() + 10
+        while remote.status().state is not LinkState.PAUSED:
+            assert time.monotonic() < end, where(app)
+            time.sleep(0.05)
+        assert remote.status().reason == reason
+        assert dict(driver.table.faults)["remote"] == f"match paused: {reason}"
+        assert not any(isinstance(r, OpeningDie) for r in driver.log)  # no die was drawn
