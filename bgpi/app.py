@@ -49,10 +49,15 @@ if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis 
     from bgpi.engine import Engine
     from bgpi.engine.worker import Answer, EngineWorker
 
+if TYPE_CHECKING:
+    from bgpi.remote.board import RemoteSeat, RemoteStatus
+    from bgpi.remote.link import Link
+
 log = logging.getLogger("bgpi")
 
 JOURNAL_NAME = "journal.sqlite"
 MAX_WAIT = 0.5  # the loop wakes at least this often (stop flag, watchdog)
+REMOTE_WAIT = 0.05  # with a remote match, this often: the other board's word is read here
 
 
 @dataclass
@@ -180,6 +185,7 @@ class App:
         self.hands: Hands | None = None  # set it to play by itself on the simulator
         self.on_refusal: Callable[[JournalError], None] | None = None  # a damaged journal
         self.watch = ConfigWatch(config.source if config.source != "(defaults)" else None)
+        self.remote: RemoteSeat | None = None  # the other board's seat, in a remote match
 
     def run(self) -> int:
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -187,6 +193,7 @@ class App:
             engines = self._open_engines()
             try:
                 journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
+                link = self._open_remote(journal, stack)
                 table = resume(self.config, journal, _with_seats(self.config, engines))
             except JournalError as exc:
                 for engine in engines.values():
@@ -205,6 +212,7 @@ class App:
                 log=journal.records(),
                 ask=self._ask,
             )
+            self._seat_remote(link, self.driver, journal)
             self.worker = self._seat_engines(table, engines, stack)
             if self.hands:
                 self.hands.start(self.driver, journal, self.stop)
@@ -231,15 +239,14 @@ class App:
             now = time.monotonic()
             due = driver.deadline(now)
             wait = MAX_WAIT if due is None else min(MAX_WAIT, max(0.0, due - now))
+            wait = wait if self.remote is None else min(wait, REMOTE_WAIT)
             try:
                 event = self.events.get(timeout=wait)
             except queue.Empty:
                 driver.tick(time.monotonic())
             else:
-                if isinstance(event, Decided | Chosen):
-                    driver.dispatch(event)
-                else:
-                    driver.handle(event)
+                self._take(driver, event)
+            self._follow_remote()
             self._after_a_game(driver, journal)
             if self.hands:
                 self.hands(driver)
@@ -257,6 +264,65 @@ class App:
         from bgpi.engine.seats import open_engines  # noqa: PLC0415
 
         return open_engines(seats, say=log.warning, timeout=self.config.seats.timeout_s)
+
+    def _take(self, driver: Driver, event: Event | Answer) -> None:
+        if self.remote is None:
+            self._dispatch(driver, event)
+            return
+        from bgpi.remote.board import StoppedError  # noqa: PLC0415 (a remote match only)
+        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415
+
+        try:
+            self._dispatch(driver, event)
+        except MatchPausedError as exc:  # while the dice were drawn with the other board
+            self.remote.paused_by(exc)
+        except StoppedError:
+            log.info("stopped while waiting for the other board's dice")
+
+    @staticmethod
+    def _dispatch(driver: Driver, event: Event | Answer) -> None:
+        if isinstance(event, Decided | Chosen):
+            driver.dispatch(event)
+        else:
+            driver.handle(event)
+
+    # -- a remote match ([remote]: docs/remote.md) -----------------------------------------
+
+    def _open_remote(self, journal: Journal, stack: ExitStack) -> Link | None:
+        """The link to the other board if ``[remote]`` names a broker; the remote match is
+        started in the journal (or resumed) before the table is."""
+        from bgpi.remote.board import open_link, run_game  # noqa: PLC0415 (a remote match only)
+
+        game = run_game(self.config)
+        if game is None:
+            return None
+        link = open_link(stack, game, journal, self.config.match_record(), self.state_dir)
+        log.info("remote match %s: %s", game.pairing.code, game.broker)
+        return link
+
+    def _seat_remote(self, link: Link | None, driver: Driver, journal: Journal) -> None:
+        """The other board's seat: its word read at every turn of the loop, the dice drawn
+        with it. While the loop waits for the dice, the watchdog is fed and the page shows
+        the wait."""
+        if link is None:
+            return
+        from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
+
+        def waiting() -> None:
+            self.notifier.alive()
+            if self.observer:
+                self.observer(driver, journal)
+
+        self.remote = RemoteSeat(link, driver, time.monotonic)
+        self.remote.be_patient(self.stop, waiting)
+
+    def remote_status(self) -> RemoteStatus | None:
+        """A remote match's state for the page (on the loop's thread); None: not one."""
+        return self.remote.status() if self.remote is not None else None
+
+    def _follow_remote(self) -> None:
+        if self.remote is not None:
+            self.remote.poll()
 
     def _analyst(self, stack: ExitStack) -> Analyst | None:
         """gnubg, on its own thread, to rate each game as it ends (``[seats] analyse``)."""

@@ -66,6 +66,8 @@ def _journal_path(config: Config, args: argparse.Namespace) -> Path:
 def _run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import App  # noqa: PLC0415
 
+    if config.remote.broker and not config.remote.match:  # --match is the demo's, not run's
+        raise UsageError("[remote] broker is set, but not the match code: set [remote] match")
     app = App(config, config.state_dir(args.state_dir))
     if args.self_play:
         from bgpi.selfplay import Hands, check_simulated  # noqa: PLC0415
@@ -91,6 +93,7 @@ def _run(config: Config, args: argparse.Namespace) -> int:
     for url in companion.start().urls:
         print(f"bgpi run: the companion page is at {url}", flush=True)
     app.observer = companion
+    companion.remote = app.remote_status
     try:
         return app.run()
     finally:

@@ -19,15 +19,16 @@ from pathlib import Path
 from bgpi.config import Config
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
-from bgpi.records import MatchStarted, Played
-from bgpi.remote.demo import ExchangedDice, RemoteGame, remote_board, seats_of
-from bgpi.remote.hands import UnmadeIntentError, decided, make
+from bgpi.records import MatchStarted
+from bgpi.remote.board import RemoteSeat
+from bgpi.remote.demo import RemoteGame, remote_board, seats_of
+from bgpi.remote.hands import make
 from bgpi.remote.link import Link
 from bgpi.remote.pairing import side_name
-from bgpi.remote.turns import OutOfStepError, Todo, check_made, decider, next_step
-from bgpi.remote.wire import Action, Intent
+from bgpi.remote.turns import decider
+from bgpi.remote.wire import Intent
 from bgpi.simtable import SimTable
-from bgpi.table import Chosen, Phase
+from bgpi.table import Phase
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.run import Address, serve_sim
 from bgpi.web.server import CommandError
@@ -41,8 +42,7 @@ class RemoteSimSession(SimSession):
     def __init__(self, sim: SimTable, ledmap: LedMap, style: Style, link: Link) -> None:
         super().__init__(sim, ledmap, style)
         self.link, self.side = link, link.session.side
-        self.handed: set[int] = set()  # the other seat's intents handed to the table
-        sim.driver.dice = ExchangedDice(link, sim.driver.log, self._announce)
+        self.seat = RemoteSeat(link, sim.driver, sim.clock, self._redo)
 
     def catch_up(self) -> None:
         super().catch_up()
@@ -64,60 +64,12 @@ class RemoteSimSession(SimSession):
             and decider(table) == WHITE != self.side
         )
 
-    def _announce(self) -> None:
-        table, records = self.sim.table, self.sim.driver.log
-        if decider(table) != self.side:
-            return  # the other seat's roll, made here
-        at = len(records)
-        if all(i.at != at for i in self.link.session.intents(self.side)):
-            action = Action.OPENING if table.phase is Phase.OPENING else Action.ROLL
-            self.link.send(Intent(at, action))
+    def _redo(self, intent: Intent) -> None:
+        make(self.sim, intent, self.side)
 
     def follow(self) -> None:
         """Read the broker; send what my seat did; hand the table the other seat's intent."""
-        self.link.pump(0)
-        session, sim = self.link.session, self.sim
-        records = sim.driver.log
-        step = next_step(
-            sim.table,
-            records,
-            self.side,
-            session.intents(self.side),
-            session.intents(1 - self.side),
-        )
-        intent = step.intent
-        try:
-            if step.todo is Todo.SEND_OWED and intent is not None:
-                self.link.send(intent)
-            elif step.todo is Todo.REDO_MINE and intent is not None:
-                make(sim, intent, self.side)
-            elif (
-                step.todo is Todo.MAKE_THEIRS and intent is not None and step.at not in self.handed
-            ):
-                self.handed.add(step.at)
-                self._hand(intent)
-                if len(sim.driver.log) == step.at and sim.phase is not Phase.GUIDED:
-                    self.handed.discard(step.at)  # refused for now (the board?): ask again
-            self._check_made()
-        except (OutOfStepError, UnmadeIntentError) as exc:
-            self.link.pause(f"{side_name(1 - self.side)}'s {exc}")
-
-    def _check_made(self) -> None:
-        """The other seat's intents handed to the table, once it recorded them."""
-        records, other = self.sim.driver.log, 1 - self.side
-        for intent in self.link.session.intents(other):
-            if intent.at in self.handed and intent.at < len(records):
-                self.handed.discard(intent.at)
-                check_made(records, intent, other, mine=False, phase=self.sim.phase)
-
-    def _hand(self, intent: Intent) -> None:
-        sim, other = self.sim, 1 - self.side
-        decision = decided(intent, other, sim.clock())
-        if decision is not None:
-            sim.driver.dispatch(decision)
-        else:
-            moves = Played(other, intent.moves).move_values()
-            sim.driver.dispatch(Chosen(other, moves, sim.clock()))
+        self.seat.follow()
 
 
 def run_remote_sim(

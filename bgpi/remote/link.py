@@ -92,6 +92,10 @@ class Link:
             self._nudged = now
             self.hello()
 
+    def heard(self) -> None:
+        """Start the patience over (a board that waits for as long as it takes)."""
+        self._heard = time.monotonic()
+
     def _take(self, inbound: Inbound) -> None:
         if inbound.note is not None and not inbound.duplicate:
             log.warning("%s", inbound.note)

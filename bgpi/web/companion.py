@@ -5,26 +5,36 @@ The app's loop owns the table. After each step it calls the companion (on its ow
 which builds a snapshot only when the table or the frame changed (cheap values: the table is
 immutable, the frame a tuple) and hands it to the server's loop, on a thread of its own. The
 server never reads the table, and every command from the page is refused.
+
+In a remote match (``[remote]``) the page also shows the match code, as text and as a QR
+code (for the other player's phone), and the link's state: connected, waiting for the other
+board, the broker gone, or paused because of a cheat and why.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.gamelog import current_match
 from bgpi.records import Record
+from bgpi.remote.pairing import side_name
 from bgpi.store import Journal
 from bgpi.table import Table
 from bgpi.web.auth import is_loopback, new_token
+from bgpi.web.qr import qr_svg
 from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
 from bgpi.web.server import Hub, Snapshot
 from bgpi.web.threads import LoopThread
 from bgpi.web.view import board_of_table, frame_message, layout_message, state_message
 from bgpi.words import RGB
+
+if TYPE_CHECKING:
+    from bgpi.remote.board import RemoteStatus
 
 LOOPBACK: Final = "127.0.0.1"
 
@@ -48,6 +58,10 @@ class Companion:
         self._logged = -1  # records of the driver's log already published
         self._records: tuple[Record, ...] = ()
         self._analysis: list[str] = []
+        # A remote match's state, read on the app's loop (App.remote_status), if it has one.
+        self.remote: Callable[[], RemoteStatus | None] | None = None
+        self._status: RemoteStatus | None = None
+        self._qr: dict[str, str] = {}  # the match code's QR code, drawn once
 
     def start(self) -> Address:
         """Start serving; the address, once the port is bound."""
@@ -76,11 +90,13 @@ class Companion:
         if self._thread is None:
             return
         table, frame = driver.table, driver.frame
-        if table is self._table and frame is self._frame:
+        status = self.remote() if self.remote is not None else None
+        if table is self._table and frame is self._frame and status == self._status:
             return
         state = None
         records: tuple[Record, ...] | None = None
-        if table is not self._table:
+        if table is not self._table or status != self._status:
+            self._status = status
             self._table = table
             if len(driver.log) != self._logged:  # a new record: read the match back
                 self._logged = len(driver.log)
@@ -88,12 +104,25 @@ class Companion:
                 self._analysis = _analysis_lines(journal)
             board = board_of_table(table, self.config.geometry)
             state = {**state_message(table, board, self._records), "analysis": self._analysis}
+            if status is not None:
+                state["remote"] = self._remote_message(status)
         frame_part = None
         if frame is not self._frame:
             self._frame = frame
             frame_part = frame_message(frame)
         snapshot = Snapshot(state, frame_part, records)
         self._thread.soon(lambda: self.hub.publish(snapshot))
+
+    def _remote_message(self, status: RemoteStatus) -> dict[str, Any]:
+        if status.code not in self._qr:
+            self._qr[status.code] = qr_svg(status.code)
+        return {
+            "code": status.code,
+            "side": side_name(status.side),
+            "state": status.state.value,
+            "reason": status.reason,
+            "qr": self._qr[status.code],
+        }
 
     def close(self) -> None:
         """Stop serving (closing twice is harmless)."""

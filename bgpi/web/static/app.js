@@ -338,6 +338,7 @@
     showMatch();
     showLog();
     showAnalysis();
+    showRemote();
   }
 
   function checker(x, y, colour, attrs, parent) {
@@ -578,6 +579,20 @@
     const lines = state.analysis || [];
     document.getElementById("analysis").textContent = lines.join("\n");
     document.getElementById("analysis-box").hidden = lines.length === 0;
+  }
+
+  // A remote match (bgpi run with [remote]): its code, as text and QR code, and the link.
+  function showRemote() {
+    const remote = state.remote;
+    document.getElementById("remote-box").hidden = !remote;
+    if (!remote) return;
+    document.getElementById("remote-code").textContent = remote.code;
+    document.getElementById("remote-side").textContent = remote.side;
+    const qr = document.getElementById("remote-qr");
+    const source = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(remote.qr)}`;
+    if (qr.getAttribute("src") !== source) qr.src = source;
+    document.getElementById("remote-state").textContent =
+      remote.reason ? `${remote.state}: ${remote.reason}` : remote.state;
   }
 
   function showError(message) {

@@ -1,0 +1,281 @@
+"""The other board's seat at a table here: what ``bgpi sim --remote`` (the page's hands) and
+``bgpi run`` (a real board) both do with a remote match.
+
+One thread owns the table and the link. At every step it reads the broker, sends what my seat
+did (a roll or an opening die just before its dice are drawn, a cube action or a play once the
+table records it), and hands the table the other seat's intent once the journal has reached
+its record: a decision as that seat's answer, a play as the seat's choice, which the table
+lights move by move for the hands here to make. The dice come from the commit-reveal exchange.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+
+from bgpi.config import Config
+from bgpi.driver import Driver
+from bgpi.hal.api import FaultEvent
+from bgpi.records import MatchStarted, Played, Record
+from bgpi.remote.commands import broker_of
+from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
+from bgpi.remote.hands import UnmadeIntentError, decided
+from bgpi.remote.link import Link, MatchPausedError, SilenceError
+from bgpi.remote.log import MessageLog, log_path
+from bgpi.remote.pairing import Pairing, side_name, side_of
+from bgpi.remote.session import Session
+from bgpi.remote.transport import Transport
+from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, decider, next_step
+from bgpi.remote.wire import Action, Intent
+from bgpi.store import Journal
+from bgpi.table import Chosen, Phase
+
+SOURCE = "remote"  # the fault's source on the LEDs and the page
+RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other board as gone (and
+# feeds the watchdog, WatchdogSec=10, while the loop waits for the dice)
+
+
+class LinkState(Enum):
+    CONNECTED = "connected"
+    WAITING = "waiting for the other board"
+    OFFLINE = "the broker cannot be reached"
+    PAUSED = "paused"
+    OVER = "the match is over"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteStatus:
+    """What the companion page shows of a remote match."""
+
+    code: str
+    side: int
+    state: LinkState
+    reason: str = ""
+
+
+class StoppedError(RuntimeError):
+    """The board was told to stop while it waited for the other board's dice."""
+
+
+class PatientDice(ExchangedDice):
+    """``bgpi run``'s exchanged dice: a person's board waits for the other board as long as it
+    takes (a broker down, the other board restarting), showing the silence through ``silent``
+    (a message; None once it is over), which also keeps the service's watchdog fed."""
+
+    def __init__(
+        self,
+        link: Link,
+        records: Sequence[Record],
+        announce: Callable[[], None],
+        *,
+        silent: Callable[[str | None], None],
+        stop: threading.Event,
+    ) -> None:
+        super().__init__(link, records, announce)
+        self.silent, self.stop = silent, stop
+
+    def roll(self) -> tuple[int, int]:
+        if self.announce is not None:
+            self.announce()
+        quiet = False
+        while True:
+            try:
+                dice = self.link.dice(self.draws)
+            except SilenceError as exc:
+                quiet = True
+                self.silent(str(exc))
+                if self.stop.is_set():
+                    raise StoppedError("stopped while waiting for the dice") from None
+                self.link.heard()  # patience again: another round of hellos, another wait
+                continue
+            if quiet:
+                self.silent(None)
+            self.draws += 1
+            return dice
+
+
+class RemoteSeat:
+    """The other seat of a remote match at one table (``driver``), on the table's thread.
+    ``redo`` makes my seat's intent sent before a restart but not yet made (the page's
+    hands press its button; at a real board the person does it again)."""
+
+    def __init__(
+        self,
+        link: Link,
+        driver: Driver,
+        clock: Callable[[], float],
+        redo: Callable[[Intent], None] | None = None,
+    ) -> None:
+        self.link, self.side = link, link.session.side
+        self.driver, self.clock, self.redo = driver, clock, redo
+        self.handed: set[int] = set()  # the other seat's intents handed to the table
+        self.paused: str | None = None
+        self.over = False
+        self.online = True
+        self.step = Next(Todo.WAIT)
+        self._alive: Callable[[], None] = lambda: None
+        driver.dice = ExchangedDice(link, driver.log, self.announce)
+
+    def announce(self) -> None:
+        """My seat's roll (or opening die): its intent goes out before its dice are drawn."""
+        table, records = self.driver.table, self.driver.log
+        if decider(table) != self.side:
+            return  # the other seat's roll, made here
+        at = len(records)
+        if all(i.at != at for i in self.link.session.intents(self.side)):
+            action = Action.OPENING if table.phase is Phase.OPENING else Action.ROLL
+            self.link.send(Intent(at, action))
+
+    def follow(self) -> None:
+        """Read the broker; send what my seat did; hand the table the other seat's intent.
+        ``MatchPausedError`` once the match is paused (a cheat, the boards out of step)."""
+        self.link.pump(0)
+        session, driver = self.link.session, self.driver
+        step = self.step = next_step(
+            driver.table,
+            driver.log,
+            self.side,
+            session.intents(self.side),
+            session.intents(1 - self.side),
+        )
+        intent = step.intent
+        try:
+            if step.todo is Todo.SEND_OWED and intent is not None:
+                self.link.send(intent)
+            elif step.todo is Todo.REDO_MINE and intent is not None and self.redo is not None:
+                self.redo(intent)
+            elif step.todo is Todo.MAKE_THEIRS and intent is not None:
+                self._make_theirs(step.at, intent)
+            self._check_made()
+        except (OutOfStepError, UnmadeIntentError) as exc:
+            self.link.pause(f"{side_name(1 - self.side)}'s {exc}")
+
+    def _make_theirs(self, at: int, intent: Intent) -> None:
+        if at in self.handed:
+            return
+        self.handed.add(at)
+        self._hand(intent)
+        if len(self.driver.log) == at and self.driver.table.phase is not Phase.GUIDED:
+            self.handed.discard(at)  # refused for now (the board?): ask again
+
+    def _check_made(self) -> None:
+        """The other seat's intents handed to the table, once it recorded them."""
+        records, other = self.driver.log, 1 - self.side
+        for intent in self.link.session.intents(other):
+            if intent.at in self.handed and intent.at < len(records):
+                self.handed.discard(intent.at)
+                phase = self.driver.table.phase
+                check_made(records, intent, other, mine=False, phase=phase)
+
+    def _hand(self, intent: Intent) -> None:
+        other, driver = 1 - self.side, self.driver
+        decision = decided(intent, other, self.clock())
+        if decision is not None:
+            driver.dispatch(decision)
+        else:
+            moves = Played(other, intent.moves).move_values()
+            driver.dispatch(Chosen(other, moves, self.clock()))
+
+    # -- a real board's loop: faults and the page -------------------------------------
+
+    def be_patient(self, stop: threading.Event, alive: Callable[[], None]) -> None:
+        """``bgpi run``: the dice wait for the other board as long as it takes, until
+        ``stop``; the silence shows as the remote fault, and ``alive`` feeds the watchdog."""
+        self._alive = alive
+        self.driver.dice = PatientDice(
+            self.link, self.driver.log, self.announce, silent=self._silent, stop=stop
+        )
+
+    def _silent(self, message: str | None) -> None:
+        if message is not None and not self.link.transport.subscribed:
+            self.online = False  # poll() clears it once the broker is back
+            message = f"{self.link.transport.broker} cannot be reached"
+        self.driver.handle(FaultEvent(SOURCE, message, self.clock()))
+        self._alive()
+
+    def paused_by(self, exc: MatchPausedError) -> None:
+        """The match paused (a cheat, the boards out of step): show why, follow no more."""
+        self.paused = str(exc)
+        self.driver.handle(FaultEvent(SOURCE, f"match paused: {exc}", self.clock()))
+
+    def poll(self) -> None:
+        """One step of ``bgpi run``'s loop: follow, showing a broker gone (and back) and a
+        pause as the table's fault from source "remote"; never raises for either."""
+        online = self.link.transport.subscribed
+        if online != self.online:
+            self.online = online
+            what = None if online else f"{self.link.transport.broker} cannot be reached"
+            self.driver.handle(FaultEvent(SOURCE, what, self.clock()))
+        if self.paused is not None or not online or self.over:
+            return
+        try:
+            self.follow()
+        except MatchPausedError as exc:
+            self.paused_by(exc)
+        # Done: a next match started at this board after this one is not the other board's.
+        self.over = self.driver.table.phase is Phase.MATCH_OVER
+
+    def status(self) -> RemoteStatus:
+        code, side = self.link.pairing.code, self.side
+        if self.paused is not None:
+            return RemoteStatus(code, side, LinkState.PAUSED, self.paused)
+        if not self.online:
+            return RemoteStatus(code, side, LinkState.OFFLINE, str(self.link.transport.broker))
+        if self.over:
+            return RemoteStatus(code, side, LinkState.OVER)
+        if self.step.todo is Todo.WAIT:
+            return RemoteStatus(code, side, LinkState.WAITING)
+        return RemoteStatus(code, side, LinkState.CONNECTED)
+
+
+def run_game(config: Config) -> RemoteGame | None:
+    """The remote match ``[remote]`` configures for ``bgpi run``, if any; ``ValueError``
+    saying what is missing."""
+    remote = config.remote
+    if not remote.broker:
+        return None
+    if not remote.match:
+        raise ValueError("[remote] broker is set, but no match code: set [remote] match")
+    game = RemoteGame(broker_of(config, None), Pairing(remote.match), side_of(remote.side), 0)
+    return replace(game, patience=RUN_PATIENCE)
+
+
+def open_link(
+    stack: ExitStack, game: RemoteGame, journal: Journal, match: MatchStarted, state_dir: Path
+) -> Link:
+    """The link of a real board's journal to the other board: a new remote match is started
+    in the journal (with the other side seated as the remote board) until its first message
+    is logged; after that the journal's match is resumed. ``stack`` closes both."""
+    match = replace(match, seats=seats_of(game.side))
+    messages = stack.enter_context(MessageLog(log_path(state_dir, game.pairing, game.side)))
+    records = journal.records() if journal.matches() else []
+    if messages.empty and records != [match]:
+        journal.new_match(match)
+        records = journal.records()
+    first = records[0]
+    finished = journal.matches()[-1].finished
+    if finished or not isinstance(first, MatchStarted) or first.seats != match.seats:
+        raise ValueError(
+            f"match code {game.pairing.code} was used for a match that is over: take a new one"
+        )
+    session = Session.restore(
+        game.pairing,
+        game.side,
+        first,
+        sent=messages.messages("sent"),
+        received=messages.messages("received"),
+        secrets=messages.secrets(),
+    )
+    pairing, side = game.pairing, game.side
+    transport = Transport(
+        game.broker, client_id=pairing.client_id(side), topics=(pairing.topic(1 - side),)
+    )
+    stack.callback(transport.close)
+    transport.open()
+    link = Link(session, transport, messages, patience=game.patience)
+    link.hello()
+    return link

@@ -1,0 +1,351 @@
+"""``bgpi run`` plays a remote match: the App on the simulated board, with simulated hands
+making its person's decisions and the other board's plays as the LEDs light them, against a
+``bgpi demo --remote`` in its own process, over a real mosquitto on a loopback port."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgpi.app import JOURNAL_NAME, App, Hardware
+from bgpi.cli import main
+from bgpi.config import Config, parse
+from bgpi.driver import Driver
+from bgpi.export import export_mat
+from bgpi.hal.dice import SeededDice
+from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
+from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled, Seat
+from bgpi.remote.board import LinkState, RemoteSeat
+from bgpi.remote.fairdice import SECRET_BYTES
+from bgpi.remote.turns import decider
+from bgpi.remote.wire import Action, Commit, Reveal
+from bgpi.rules import BAR, OFF, Move, legal_plays
+from bgpi.sensing.board import zone_of
+from bgpi.store import Journal
+from bgpi.table import Phase, Table
+from bgpi.web.companion import Companion
+from bgpi.web.qr import qr_svg
+from bgpi.words import BLACK, ROLL, WHITE, ButtonName
+from tests.remote.boards import CODE, Board, Peer
+from tests.remote.conftest import Mosquitto, free_port
+from tests.web.webclient import receive_until, socket
+
+GAP = 0.08  # seconds between two things the hands do: longer than the settle filter's
+RETRY = 3.0  # seconds before the hands try again what the table has not taken
+
+Step = Callable[[], None]
+
+
+def remote_config(url: str, length: int) -> Config:
+    return parse(
+        {
+            "remote": {"broker": url, "match": CODE, "side": "white"},
+            "rules": {"length": length},
+            "sensors": {"settle_ms": 20},
+        }
+    )
+
+
+class Hands:
+    """The hands at the ``bgpi run`` board, called after each turn of its loop: White's
+    person (rolls, takes, plays the first legal play) and whoever makes Black's plays as the
+    board lights them. One thing at a time, :data:`GAP` apart."""
+
+    def __init__(self, app: App, board: SimBoard, buttons: SimButtons) -> None:
+        self.app, self.board, self.buttons = app, board, buttons
+        self.plan: deque[Step] = deque()
+        self.due = 0.0
+        self.key: tuple[object, ...] | None = None
+        self.planned = 0.0
+
+    def __call__(self, driver: Driver, journal: Journal) -> None:
+        now = time.monotonic()
+        if now < self.due:
+            return
+        if self.plan:
+            self.plan.popleft()()
+            self.due = now + GAP
+            return
+        table = driver.table
+        key = (len(driver.log), table.phase, table.candidate, table.position)
+        if key == self.key and now - self.planned < RETRY:
+            return
+        self.key, self.planned = key, now
+        self.plan.extend(self._steps(driver))
+
+    def _steps(self, driver: Driver) -> list[Step]:
+        table = driver.table
+        if table.phase is Phase.SETUP:
+            return [lambda: self.board.setup(layout(table))]
+        if table.phase is Phase.GAME_OVER:
+            return [self._click(WHITE, ROLL)]
+        seat = decider(table)
+        if seat == WHITE:
+            return self._mine(table)
+        if seat == BLACK and table.phase is Phase.GUIDED:
+            return [self._move(BLACK, move) for move in self._theirs(driver)]
+        return []
+
+    def _mine(self, table: Table) -> list[Step]:
+        phase, dice = table.phase, table.match.dice
+        if phase is Phase.MOVING and dice is not None:
+            play = legal_plays(table.mover_view, dice)[0]
+            return [*(self._move(WHITE, move) for move in play.moves), self._click(WHITE, ROLL)]
+        if phase in (Phase.OPENING, Phase.BEFORE_ROLL, Phase.DOUBLED, Phase.CONFIRM):
+            return [self._click(WHITE, ROLL)]  # roll, never double, take, the play shown
+        return [self._click(WHITE, ROLL)] if phase is Phase.RESIGN_OFFERED else []
+
+    def _theirs(self, driver: Driver) -> tuple[Move, ...]:
+        remote = self.app.remote
+        assert remote is not None
+        at = len(driver.log)
+        for intent in remote.link.session.intents(BLACK):
+            if intent.at == at and intent.action is Action.PLAY:
+                return Played(BLACK, intent.moves).move_values()
+        return ()
+
+    def _click(self, player: int, button: ButtonName) -> Step:
+        return lambda: self.buttons.click(player, button)
+
+    def _move(self, player: int, move: Move) -> Step:
+        def step() -> None:
+            if move.hit:
+                self.board.lift(zone_of(player, move.dst), 1 - player)
+                self.board.place(zone_of(1 - player, BAR), 1 - player)
+            self.board.lift(zone_of(player, move.src), player)
+            if move.dst != OFF:
+                self.board.place(zone_of(player, move.dst), player)
+
+        return step
+
+
+def layout(table: Table) -> dict[int, tuple[int, int]]:
+    """The checkers of the table's position, zone by zone, as the hands set them up."""
+    position, checkers = table.position, {}
+    for colour, side in ((WHITE, position.player), (BLACK, position.opponent)):
+        for index, count in enumerate(side):
+            if count and index != OFF:
+                checkers[zone_of(colour, index)] = (colour, count)
+    return checkers
+
+
+class RunBoard:
+    """``bgpi run`` on the simulated board, on the wall clock."""
+
+    def __init__(self, config: Config, state: Path, companion: Companion | None = None) -> None:
+        self.config, self.state = config, state
+        self.board = SimBoard(config.geometry, clock=time.monotonic)
+        self.buttons = SimButtons(clock=time.monotonic)
+        self.companion = companion
+        self.app = self.new_app()
+
+    def new_app(self) -> App:
+        """``bgpi run`` started (again) on this board, which stays as the hands left it."""
+        self.app = app = App(self.config, self.state, hardware=self.hardware)
+        hands = Hands(app, self.board, self.buttons)
+        app.observer = hands
+        companion = self.companion
+        if companion is not None:  # as bgpi run does, with the hands at the board as well
+            companion.remote = app.remote_status
+
+            def both(driver: Driver, journal: Journal) -> None:
+                hands(driver, journal)
+                companion(driver, journal)
+
+            app.observer = both
+        return app
+
+    def hardware(self, config: Config, stack: ExitStack) -> Hardware:
+        pixels = SimPixels(config.ledmap.length)
+        return Hardware(self.board, self.buttons, pixels, SeededDice(1))
+
+    @contextmanager
+    def running(self) -> Iterator[App]:
+        ready = threading.Event()
+        self.app.on_ready = ready.set
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self.app.run()
+            except BaseException as exc:  # the test says why the loop died
+                failed.append(exc)
+                ready.set()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        try:
+            assert ready.wait(30) and not failed, failed
+            yield self.app
+        finally:
+            self.app.stop.set()
+            thread.join(30)
+        assert not failed, failed
+
+    def records(self) -> list[Record]:
+        with Journal.open(self.state / JOURNAL_NAME) as journal:
+            return journal.records()
+
+    def mat(self) -> str:
+        return export_mat(self.records())
+
+
+def wait_until(app: App, done: Callable[[], bool], what: str, timeout: float, board: Board) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert board.process is not None and board.process.poll() in (None, 0), board.finish()
+        assert time.monotonic() < end, f"bgpi run has not reached {what}: {where(app)}"
+        time.sleep(0.05)
+
+
+def where(app: App) -> str:
+    driver, remote = app.driver, app.remote
+    assert driver is not None and remote is not None
+    table = driver.table
+    state = f"{table.phase.value} at record {len(driver.log)}, {remote.step}, {remote.status()}"
+    return f"{state}, faults {table.faults}, last records {driver.log[-3:]}"
+
+
+def test_bgpi_run_plays_a_whole_match_against_a_remote_demo(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
+    with run.running() as app:
+        driver, remote = app.driver, app.remote
+        assert driver is not None and isinstance(remote, RemoteSeat)
+        assert driver.table.seats == (Seat.PERSON, Seat.REMOTE)
+        assert remote.status().code == CODE
+        wait_until(
+            app, lambda: driver.table.phase is Phase.MATCH_OVER, "the match's end", 90, black
+        )
+        # The remote side is done: a next match at this board is not the other board's.
+        wait_until(app, lambda: remote.status().state is LinkState.OVER, "its end", 10, black)
+    rc, out, err = black.finish()
+    assert rc == 0, err
+    assert "final score" in out
+    mat = run.mat()
+    assert mat == black.mat()
+    records = black.records()
+    assert any(isinstance(r, Rolled) and r.player == WHITE for r in records)
+    assert any(isinstance(r, Played) and r.player == WHITE for r in records)
+
+
+def remote_state(message: dict[str, Any], state: LinkState) -> bool:
+    remote = message.get("remote")
+    return message["type"] == "state" and remote is not None and remote["state"] == state.value
+
+
+def test_the_page_shows_the_code_and_a_broker_gone_is_a_fault_until_it_is_back(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    config = remote_config(mosquitto.url, 1)
+    companion = Companion(config, port=0)
+    run = RunBoard(config, tmp_path / "white", companion)
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
+    address = companion.start()
+    try:
+        with run.running() as app, socket(address.port) as ws:
+            driver = app.driver
+            assert driver is not None
+            shown = receive_until(ws, lambda m: m["type"] == "state" and "remote" in m)
+            assert shown["remote"]["code"] == CODE and shown["remote"]["side"] == "white"
+            assert shown["remote"]["qr"] == qr_svg(CODE)
+            wait_until(app, lambda: len(driver.log) >= 12, "record 12", 60, black)
+            mosquitto.stop()
+            wait_until(app, lambda: "remote" in dict(driver.table.faults), "the fault", 30, black)
+            assert "cannot be reached" in dict(driver.table.faults)["remote"]
+            receive_until(ws, lambda m: remote_state(m, LinkState.OFFLINE), 30)
+            mosquitto.start()
+            wait_until(app, lambda: driver.table.phase is Phase.MATCH_OVER, "the end", 120, black)
+            assert "remote" not in dict(driver.table.faults)
+    finally:
+        companion.close()
+    rc, _, err = black.finish()
+    assert rc == 0, err
+    assert run.mat() == black.mat()
+
+
+def test_bgpi_run_stopped_mid_match_and_started_again_goes_on(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
+    with run.running() as app:
+        first = app.driver
+        assert first is not None
+        wait_until(app, lambda: len(first.log) >= 15, "record 15", 60, black)
+    stopped_at = len(run.records())
+    run.new_app()
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None and len(driver.log) == stopped_at  # the journal replayed
+        wait_until(app, lambda: driver.table.phase is Phase.MATCH_OVER, "the end", 120, black)
+    rc, _, err = black.finish()
+    assert rc == 0, err
+    assert run.mat() == black.mat()
+
+
+def test_bgpi_run_with_a_broker_but_no_match_code_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bgpi.toml"
+    config.write_text('[remote]\nbroker = "mqtt://127.0.0.1:1"\nside = "white"\n')
+    code = main(["run", "--config", str(config), "--state-dir", str(tmp_path / "state")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == "bgpi run: [remote] broker is set, but not the match code: set [remote] match\n"
+    assert not (tmp_path / "state").exists()
+
+
+def test_bgpi_run_whose_broker_cannot_be_reached_says_so_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bgpi.toml"
+    port = free_port()  # nothing listens there
+    config.write_text(
+        f'[remote]\nbroker = "mqtt://127.0.0.1:{port}"\nmatch = "{CODE}"\nside = "white"\n'
+        "[web]\nenabled = false\n"
+    )
+    code = main(["run", "--config", str(config), "--state-dir", str(tmp_path / "state")])
+    lines = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert lines[-1].startswith(f"bgpi run: broker mqtt://127.0.0.1:{port}: ")
+    assert "Traceback" not in "\n".join(lines)
+
+
+def test_a_cheat_pauses_bgpi_run_which_shows_why_and_tells_the_other_board(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    with run.running() as app:
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(1))
+        try:
+            # The hands set up and roll White's opening die: White commits to draw 0.
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            peer.session.remember(0, os.urandom(SECRET_BYTES))
+            peer.send(peer.session.due()[0])  # my commitment
+            peer.send(Reveal(0, os.urandom(SECRET_BYTES).hex()))  # and another secret
+            reason = "black's secret for draw 0 does not match its commitment"
+            peer.until(lambda: peer.session.paused is not None)
+            assert peer.session.paused is not None
+            assert peer.session.paused.reason == f"white paused the match: {reason}"
+        finally:
+            peer.close()
+        driver, remote = app.driver, app.remote
+        assert driver is not None and remote is not None
+        end = time.monotonic() + 10
+        while remote.status().state is not LinkState.PAUSED:
+            assert time.monotonic() < end, where(app)
+            time.sleep(0.05)
+        assert remote.status().reason == reason
+        assert dict(driver.table.faults)["remote"] == f"match paused: {reason}"
+        assert not any(isinstance(r, OpeningDie) for r in driver.log)  # no die was drawn
