@@ -26,11 +26,12 @@ from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled, Seat
 from bgpi.remote.board import LinkState, RemoteSeat
 from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.turns import decider
-from bgpi.remote.wire import Action, Commit, Reveal
+from bgpi.remote.wire import Commit, Reveal
 from bgpi.rules import BAR, OFF, Move, legal_plays
 from bgpi.sensing.board import zone_of
 from bgpi.store import Journal
-from bgpi.table import Phase, Table
+from bgpi.table import Guided, Phase, Table
+from bgpi.table.buttons import unseen_lit
 from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
 from bgpi.words import BLACK, ROLL, WHITE, ButtonName
@@ -65,6 +66,7 @@ class Hands:
         self.due = 0.0
         self.key: tuple[object, ...] | None = None
         self.planned = 0.0
+        self.made: tuple[int, int] | None = None  # (records, moves done) of the last move made
 
     def __call__(self, driver: Driver, journal: Journal) -> None:
         now = time.monotonic()
@@ -75,7 +77,8 @@ class Hands:
             self.due = now + GAP
             return
         table = driver.table
-        key = (len(driver.log), table.phase, table.candidate, table.position)
+        done = table.at.done if isinstance(table.at, Guided) else None
+        key = (len(driver.log), table.phase, table.candidate, table.position, done)
         if key == self.key and now - self.planned < RETRY:
             return
         self.key, self.planned = key, now
@@ -90,9 +93,20 @@ class Hands:
         seat = decider(table)
         if seat == WHITE:
             return self._mine(table)
-        if seat == BLACK and table.phase is Phase.GUIDED:
-            return [self._move(BLACK, move) for move in self._theirs(driver)]
+        if seat == BLACK and isinstance(table.at, Guided):
+            return self._follow(table, len(driver.log))
         return []
+
+    def _follow(self, table: Table, at: int) -> list[Step]:
+        """The other board's play, one lit move at a time; a move the switches cannot see is
+        made, then White's person says so with ROLL, as the page asks."""
+        guided = table.at
+        assert isinstance(guided, Guided)
+        mark = (at, guided.done)
+        if guided.next_move is not None and self.made != mark:
+            self.made = mark
+            return [self._move(BLACK, guided.next_move)]
+        return [self._click(WHITE, ROLL)] if unseen_lit(table) else []
 
     def _mine(self, table: Table) -> list[Step]:
         phase, dice = table.phase, table.match.dice
@@ -102,15 +116,6 @@ class Hands:
         if phase in (Phase.OPENING, Phase.BEFORE_ROLL, Phase.DOUBLED, Phase.CONFIRM):
             return [self._click(WHITE, ROLL)]  # roll, never double, take, the play shown
         return [self._click(WHITE, ROLL)] if phase is Phase.RESIGN_OFFERED else []
-
-    def _theirs(self, driver: Driver) -> tuple[Move, ...]:
-        remote = self.app.remote
-        assert remote is not None
-        at = len(driver.log)
-        for intent in remote.link.session.intents(BLACK):
-            if intent.at == at and intent.action is Action.PLAY:
-                return Played(BLACK, intent.moves).move_values()
-        return ()
 
     def _click(self, player: int, button: ButtonName) -> Step:
         return lambda: self.buttons.click(player, button)
