@@ -29,6 +29,8 @@ Sections and keys (defaults in brackets)::
                analyse [true]: gnubg rates each game as it ends (where it is installed)
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
+    [display]  language ["auto"] (auto | en | fi | sv | nb): the players' language; auto
+               takes it from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
                club [""] (publish finished matches' results there): see docs/remote.md
@@ -47,6 +49,7 @@ from bgpi.geometry import Geometry
 from bgpi.hal.neopixel import pixel_order_error
 from bgpi.hal.pins import PinMap, led_pin_error
 from bgpi.hal.registry import Kind, names
+from bgpi.i18n import AUTO, CHOICES, _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.records import MatchStarted, Seat
@@ -152,6 +155,14 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """What the players read: the page, the prompts, the log and the command line's messages
+    (:mod:`bgpi.i18n`)."""
+
+    language: str = AUTO
+
+
+@dataclass(frozen=True, slots=True)
 class RemoteConfig:
     """A match against another board over an MQTT broker (docs/remote.md); the command
     line's ``--remote``, ``--match``, ``--side`` and ``--club`` win over these."""
@@ -178,6 +189,7 @@ class Config:
     seats: SeatsConfig = field(default_factory=SeatsConfig)
     state: StateConfig = field(default_factory=StateConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
@@ -191,7 +203,7 @@ class Config:
             s.bar_slots,
             s.tray_slots,
         ):
-            raise ValueError("the wiring map was built for other slot counts than [sensors]")
+            raise ValueError(_("the wiring map was built for other slot counts than [sensors]"))
 
     @property
     def geometry(self) -> Geometry:
@@ -229,6 +241,7 @@ _CHOICES = {
     ("leds", "backend"): names(Kind.PIXELS),
     ("leds", "wiring"): ("spi", "pwm"),
     ("remote", "side"): ("white", "black"),
+    ("display", "language"): CHOICES,
 }
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("sensors", "point_slots"): (1, 15),
@@ -257,6 +270,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "seats": SeatsConfig,
     "state": StateConfig,
     "web": WebConfig,
+    "display": DisplayConfig,
     "remote": RemoteConfig,
 }
 
@@ -270,13 +284,15 @@ def load(path: str | Path | None) -> Config:
         with open(path, "rb") as file:
             data = tomllib.load(file)
     except FileNotFoundError:
-        raise ConfigError(source, "(file)", "no such file") from None
+        raise ConfigError(source, "(file)", _("no such file")) from None
     except IsADirectoryError:
-        raise ConfigError(source, "(file)", "is a directory, not a TOML file") from None
+        raise ConfigError(source, "(file)", _("is a directory, not a TOML file")) from None
     except PermissionError:
-        raise ConfigError(source, "(file)", "cannot be read: permission denied") from None
+        raise ConfigError(source, "(file)", _("cannot be read: permission denied")) from None
     except UnicodeDecodeError as exc:
-        raise ConfigError(source, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
+        raise ConfigError(
+            source, "(file)", _("is not UTF-8 text (byte {byte})").format(byte=exc.start)
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, "(syntax)", str(exc)) from None
     return parse(data, source)
@@ -286,7 +302,10 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     """Check a parsed TOML document and build the config."""
     for name in data:
         if name not in _SECTIONS:
-            raise ConfigError(source, name, f"unknown section; known: {', '.join(_SECTIONS)}")
+            known = ", ".join(_SECTIONS)
+            raise ConfigError(
+                source, name, _("unknown section; known: {known}").format(known=known)
+            )
     sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
     _check_strip(source, sections["leds"], sections["pins"])
     leds = data.get("leds", {})
@@ -325,7 +344,7 @@ def _check_remote(source: str, remote: RemoteConfig) -> None:
 def _section(source: str, name: str, values: Any) -> Any:
     cls = _SECTIONS[name]
     if not isinstance(values, dict):
-        raise ConfigError(source, name, "must be a table ([" + name + "])")
+        raise ConfigError(source, name, _("must be a table ([{name}])").format(name=name))
     known = {f.name: f for f in fields(cls)}
     extra = {"leds": {"map", "palette"}, "sensors": {"map", "unused"}}.get(name, set())
     checked: dict[str, Any] = {}
@@ -334,7 +353,8 @@ def _section(source: str, name: str, values: Any) -> Any:
         if key in extra:
             continue
         if key not in known:
-            raise ConfigError(source, where, f"unknown key; known: {', '.join(known)}")
+            names = ", ".join(known)
+            raise ConfigError(source, where, _("unknown key; known: {known}").format(known=names))
         default = known[key].default
         checked[key] = _value(source, where, (name, key), value, default)
     return _guard(source, name, lambda: cls(**checked))
@@ -345,15 +365,20 @@ def _value(source: str, where: str, key: tuple[str, str], value: Any, default: A
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if type(value) is not expected:
+        why = _("is {value} ({type}), expected {expected}")
         raise ConfigError(
-            source, where, f"is {value!r} ({type(value).__name__}), expected {expected.__name__}"
+            source,
+            where,
+            why.format(value=repr(value), type=type(value).__name__, expected=expected.__name__),
         )
     if key in _CHOICES and value not in _CHOICES[key]:
-        raise ConfigError(source, where, f"is {value!r}, expected one of {_CHOICES[key]}")
+        why = _("is {value}, expected one of {choices}")
+        raise ConfigError(source, where, why.format(value=repr(value), choices=_CHOICES[key]))
     if key in _RANGES:
         low, high = _RANGES[key]
         if not low <= value <= high:
-            raise ConfigError(source, where, f"is {value}, expected {low} to {high}")
+            why = _("is {value}, expected {low} to {high}")
+            raise ConfigError(source, where, why.format(value=value, low=low, high=high))
     return value
 
 
@@ -377,13 +402,13 @@ def _ledmap(mapping: Any) -> LedMap:
     if mapping is None:
         return LedMap.default()
     if not isinstance(mapping, dict):
-        raise ValueError("must be a table ([leds.map])")
+        raise ValueError(_("must be a table ([leds.map])"))
     return LedMap.from_config(mapping)
 
 
 def _style(leds: LedsConfig, palette: Any) -> Style:
     if palette is not None and not isinstance(palette, dict):
-        raise ValueError("palette must be a table ([leds.palette])")
+        raise ValueError(_("palette must be a table ([leds.palette])"))
     return Style.from_config(
         brightness=leds.brightness,
         gamma=leds.gamma,

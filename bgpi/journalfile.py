@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import quote
 
+from bgpi.i18n import N_, _
+
 APPLICATION_ID: Final = int.from_bytes(b"bgpi", "big")
 """SQLite's ``application_id`` of a bgpi journal: the four bytes ``bgpi``."""
 
@@ -32,7 +34,7 @@ _USER_VERSION_AT: Final = 60  # offsets in the database header
 _APPLICATION_ID_AT: Final = 68
 _BUSY_TIMEOUT: Final = 2.0  # seconds to wait for another process's lock before saying so
 
-MOVE_ASIDE: Final = "move it aside to start a new journal (bgpi never deletes one)"
+MOVE_ASIDE: Final = N_("move it aside to start a new journal (bgpi never deletes one)")
 
 
 class JournalError(Exception):
@@ -70,7 +72,8 @@ class WalJournalError(JournalError):
 
 def corrupt(message: str) -> CorruptJournalError:
     """A corrupt journal's error, with what to do about it."""
-    return CorruptJournalError(f"{message}; the journal is damaged: {MOVE_ASIDE}")
+    damaged = _("{problem}; the journal is damaged: {what_to_do}")
+    return CorruptJournalError(damaged.format(problem=message, what_to_do=_(MOVE_ASIDE)))
 
 
 def check_file(path: Path, known_version: int) -> None:
@@ -80,20 +83,30 @@ def check_file(path: Path, known_version: int) -> None:
         with path.open("rb") as file:
             header = file.read(_HEADER)
     except FileNotFoundError:
-        raise NoJournalError(f"no journal at {path}: nothing has been played there") from None
+        no_journal = _("no journal at {path}: nothing has been played there")
+        raise NoJournalError(no_journal.format(path=path)) from None
     except OSError as exc:
-        raise JournalError(f"cannot read the journal {path}: {exc.strerror}") from None
+        unreadable = _("cannot read the journal {path}: {reason}")
+        raise JournalError(unreadable.format(path=path, reason=exc.strerror)) from None
     if not header:
-        raise EmptyJournalError(
-            f"{path} is empty (0 bytes), which a bgpi journal never is: {MOVE_ASIDE}"
-        )
+        empty = _("{path} is empty (0 bytes), which a bgpi journal never is: {what_to_do}")
+        raise EmptyJournalError(empty.format(path=path, what_to_do=_(MOVE_ASIDE)))
     if len(header) < _HEADER or not header.startswith(_SQLITE_MAGIC):
-        raise ForeignJournalError(f"{path} is not a SQLite database: {MOVE_ASIDE}")
+        foreign = _("{path} is not a SQLite database: {what_to_do}")
+        raise ForeignJournalError(foreign.format(path=path, what_to_do=_(MOVE_ASIDE)))
     found = int.from_bytes(header[_APPLICATION_ID_AT : _APPLICATION_ID_AT + 4], "big")
     if found != APPLICATION_ID:
+        other = _(
+            "{path} is a SQLite database of another application (application id {found}, "
+            "bgpi's is {ours}): {what_to_do}"
+        )
         raise ForeignJournalError(
-            f"{path} is a SQLite database of another application (application id "
-            f"{found:#x}, bgpi's is {APPLICATION_ID:#x}): {MOVE_ASIDE}"
+            other.format(
+                path=path,
+                found=f"{found:#x}",
+                ours=f"{APPLICATION_ID:#x}",
+                what_to_do=_(MOVE_ASIDE),
+            )
         )
     # The version can lag behind a write still in the WAL (a newer bgpi that lost power):
     # the caller checks again once connected.
@@ -103,10 +116,10 @@ def check_file(path: Path, known_version: int) -> None:
 
 
 def newer(path: Path, version: int, known_version: int) -> str:
-    return (
-        f"{path} has journal schema version {version}; this bgpi knows up to "
-        f"{known_version}: use a newer bgpi (the file is left as it is)"
-    )
+    return _(
+        "{path} has journal schema version {version}; this bgpi knows up to {known}: use a "
+        "newer bgpi (the file is left as it is)"
+    ).format(path=path, version=version, known=known_version)
 
 
 def create(path: Path, schema: Callable[[sqlite3.Connection], None]) -> None:
@@ -119,12 +132,12 @@ def create(path: Path, schema: Callable[[sqlite3.Connection], None]) -> None:
         building.unlink(missing_ok=True)
         db = sqlite3.connect(building, isolation_level=None)
     except (OSError, sqlite3.Error) as exc:
-        raise JournalError(f"cannot create the journal {path}: {_why(exc)}") from None
+        raise JournalError(_cannot_create(path, _why(exc))) from None
     try:
         schema(db)
         db.execute("PRAGMA journal_mode = WAL")  # kept in the file: every later open is WAL
     except sqlite3.Error as exc:
-        raise JournalError(f"cannot create the journal {path}: {exc}") from None
+        raise JournalError(_cannot_create(path, str(exc))) from None
     finally:
         db.close()  # the last connection: SQLite folds the WAL back and removes it
     try:
@@ -132,7 +145,11 @@ def create(path: Path, schema: Callable[[sqlite3.Connection], None]) -> None:
         building.replace(path)
         _sync(path.parent)
     except OSError as exc:
-        raise JournalError(f"cannot create the journal {path}: {exc.strerror}") from None
+        raise JournalError(_cannot_create(path, str(exc.strerror))) from None
+
+
+def _cannot_create(path: Path, reason: str) -> str:
+    return _("cannot create the journal {path}: {reason}").format(path=path, reason=reason)
 
 
 def _sync(path: Path) -> None:
@@ -150,17 +167,17 @@ def hold(path: Path) -> int:
     try:
         fd = os.open(path, os.O_RDWR)
     except OSError as exc:
-        raise JournalError(
-            f"cannot open the journal {path} to write: {exc.strerror}; check who owns it"
-        ) from None
+        refused = _("cannot open the journal {path} to write: {reason}; check who owns it")
+        raise JournalError(refused.format(path=path, reason=exc.strerror)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise LockedJournalError(
-            f"{path} is in use by another bgpi (run, demo or sim): stop it first, or give "
+        in_use = _(
+            "{path} is in use by another bgpi (run, demo or sim): stop it first, or give "
             "this one another --state-dir"
-        ) from None
+        )
+        raise LockedJournalError(in_use.format(path=path)) from None
     return fd
 
 
@@ -184,7 +201,9 @@ def check_integrity(db: sqlite3.Connection, path: Path) -> None:
     before a match is resumed over it."""
     problems = [row[0] for row in db.execute("PRAGMA quick_check(3)")]
     if problems != ["ok"]:
-        raise corrupt(f"{path} is corrupt: {'; '.join(problems)}")
+        raise corrupt(
+            _("{path} is corrupt: {reason}").format(path=path, reason="; ".join(problems))
+        )
 
 
 def named(exc: sqlite3.Error, path: Path) -> JournalError:
@@ -192,23 +211,26 @@ def named(exc: sqlite3.Error, path: Path) -> JournalError:
     code = getattr(exc, "sqlite_errorname", "")
     wal = path.with_name(path.name + "-wal")
     if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return LockedJournalError(
-            f"{path} is locked by another process ({exc}): close whatever holds it (a sqlite3 "
-            "shell?) and try again"
+        locked = _(
+            "{path} is locked by another process ({reason}): close whatever holds it (a "
+            "sqlite3 shell?) and try again"
         )
+        return LockedJournalError(locked.format(path=path, reason=exc))
     if code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-        return corrupt(f"{path} is corrupt: {exc}")
+        return corrupt(_("{path} is corrupt: {reason}").format(path=path, reason=exc))
     if code.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_READONLY")) and (
         wal.exists() or wal.is_symlink()
     ):
-        return WalJournalError(
-            f"{wal} (the journal's write-ahead log, with its -shm) cannot be applied: {exc}; "
+        stuck = _(
+            "{wal} (the journal's write-ahead log, with its -shm) cannot be applied: {reason}; "
             "let this user read and write both, or move the journal and both of them aside "
             "together (bgpi never deletes one)"
         )
+        return WalJournalError(stuck.format(wal=wal, reason=exc))
     if code.startswith("SQLITE_READONLY"):
-        return JournalError(f"cannot write to the journal {path}: {exc}; check who owns it")
-    return JournalError(f"cannot open the journal {path}: {exc}")
+        read_only = _("cannot write to the journal {path}: {reason}; check who owns it")
+        return JournalError(read_only.format(path=path, reason=exc))
+    return JournalError(_("cannot open the journal {path}: {reason}").format(path=path, reason=exc))
 
 
 def _why(exc: BaseException) -> str:

@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from bgpi.i18n import _
 from bgpi.journalfile import (
     APPLICATION_ID,
     CorruptJournalError,
@@ -257,7 +258,7 @@ class Journal:
                     return []
                 match_id = self._latest(db)
             elif db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise NoMatchError(f"{self.path}: no match {match_id}")
+                raise NoMatchError(_("{path}: no match {id}").format(path=self.path, id=match_id))
             rows = db.execute(
                 "SELECT seq, record FROM records WHERE match_id = ? ORDER BY seq", (match_id,)
             ).fetchall()
@@ -299,7 +300,7 @@ class Journal:
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is None:
-            raise JournalError(f"{self.path}: the journal is closed")
+            raise JournalError(_("{path}: the journal is closed").format(path=self.path))
         return self._db
 
     @contextmanager
@@ -316,7 +317,8 @@ class Journal:
         """One committed transaction, or none at all."""
         db = self._connection()
         if self.read_only:
-            raise JournalError(f"{self.path} is open read-only here: cannot write to it")
+            read_only = _("{path} is open read-only here: cannot write to it")
+            raise JournalError(read_only.format(path=self.path))
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -329,7 +331,8 @@ class Journal:
         except sqlite3.Error as exc:
             error = named(exc, self.path)
             if type(error) is JournalError:  # not a kind of damage: the disk full, say
-                error = JournalError(f"{self.path}: cannot write to the journal: {exc}")
+                why = _("{path}: cannot write to the journal: {reason}")
+                error = JournalError(why.format(path=self.path, reason=exc))
             raise error from None
 
     def _has_matches(self, db: sqlite3.Connection) -> bool:
@@ -338,7 +341,8 @@ class Journal:
     def _latest(self, db: sqlite3.Connection) -> int:
         (match_id,) = db.execute("SELECT MAX(id) FROM matches").fetchone()
         if match_id is None:
-            raise NoMatchError(f"{self.path}: no match yet; start one with new_match")
+            no_match = _("{path}: no match yet; start one with new_match")
+            raise NoMatchError(no_match.format(path=self.path))
         return int(match_id)
 
     def _read(self, match_id: int, index: int | None, seq: int, text: str) -> Record:

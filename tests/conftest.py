@@ -10,6 +10,7 @@ runs) every such tool is installed, so a skip there is a failure: nothing passes
 """
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -25,3 +26,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where nothing may skip: {report.longrepr}"
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Every test reads English unless it chooses a language: the locale of the machine
+    running the tests must not change what they see (``LANGUAGE`` is the first variable
+    gettext reads), and a test that chose one leaves English behind."""
+    from bgpi import i18n  # noqa: PLC0415 (a test-wide fixture; bgpi loads in the test)
+
+    os.environ["LANGUAGE"] = "en"
+    i18n.use(i18n.ENGLISH)
+    yield
+    i18n.use(i18n.ENGLISH)
+    os.environ["LANGUAGE"] = "en"

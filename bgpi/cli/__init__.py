@@ -17,6 +17,7 @@ from bgpi.cli import board, configuration, engine, journal, rules, service, simu
 from bgpi.cli.errors import FAILED, USAGE, CommandError, UsageError
 from bgpi.config import ConfigError, load
 from bgpi.hal.errors import one_line
+from bgpi.i18n import AUTO, CHOICES, _, use
 from bgpi.journalfile import JournalError
 
 __all__ = ["build_parser", "main"]
@@ -31,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="FILE", help="the TOML configuration file")
     common.add_argument("--state-dir", metavar="DIR", help="where the journal lives")
+    common.add_argument(
+        "--language",
+        choices=CHOICES,
+        help="the players' language (default: the config's [display] language, else the locale)",
+    )
     common.add_argument("-v", "--verbose", action="count", default=0, help="more log lines")
 
     parser = argparse.ArgumentParser(
@@ -44,14 +50,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The arguments' own errors (a port out of range) are told in the locale's language;
+    # argparse's messages stay English.
+    use(AUTO)
     args = build_parser().parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="bgpi: %(levelname)s: %(message)s")
+    # A config error is told in the language the command line or the locale asks for; then
+    # the config's own choice (or the command line's, over it) holds for the rest.
+    if args.language:
+        use(args.language)
     try:
         config = load(getattr(args, "file", None) or args.config)
     except ConfigError as exc:
         print(f"bgpi: {exc}", file=sys.stderr)
         return USAGE
+    use(args.language or config.display.language)
     try:
         code: int = args.run(config, args)
     except BrokenPipeError:
@@ -66,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Whatever escapes the commands' own errors is a bug; the user still gets one line,
         # and -vv logs the traceback for the report.
         log.debug("traceback", exc_info=True)
-        print(f"bgpi {args.command}: internal error: {one_line(exc)}", file=sys.stderr)
+        error = _("internal error: {error}").format(error=one_line(exc))
+        print(f"bgpi {args.command}: {error}", file=sys.stderr)
         return FAILED
     return code
 

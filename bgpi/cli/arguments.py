@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgpi.config import Config
+from bgpi.i18n import N_, _
 
 if TYPE_CHECKING:
     from bgpi.engine.seats import Seat
@@ -36,10 +37,17 @@ def bounded(low: int, high: int | None, what: str) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(
+                _("{text} is not a whole number").format(text=repr(text))
+            ) from None
         if value < low or (high is not None and value > high):
-            upper = f" to {high}" if high is not None else " or more"
-            raise argparse.ArgumentTypeError(f"{what} is {low}{upper}, got {value}")
+            if high is None:
+                why = _("{what} is {low} or more, got {value}")
+            else:
+                why = _("{what} is {low} to {high}, got {value}")
+            raise argparse.ArgumentTypeError(
+                why.format(what=_(what), low=low, high=high, value=value)
+            )
         return value
 
     return parse
@@ -97,7 +105,7 @@ def level(text: str) -> str:
 def match_options(parser: argparse.ArgumentParser) -> None:
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument(
-        "--length", type=bounded(1, 99, "a match length"), help="match length (default: config)"
+        "--length", type=bounded(1, 99, N_("a match length")), help="match length (default: config)"
     )
     kind.add_argument("--money", action="store_true", help="a money session instead")
 

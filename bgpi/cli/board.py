@@ -10,6 +10,7 @@ from pathlib import Path
 from bgpi.cli.arguments import Commands, add_command
 from bgpi.cli.errors import FAILED, OK, USAGE
 from bgpi.config import Config
+from bgpi.i18n import _
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -82,7 +83,9 @@ def _flash_scanner(config: Config, args: argparse.Namespace) -> int:
     port = args.port or config.sensors.port
     if port.startswith("usb:"):
         print(
-            f"bgpi flash-scanner: give the Pico's device with --port, not {port}", file=sys.stderr
+            "bgpi flash-scanner: "
+            + _("give the Pico's device with --port, not {port}").format(port=port),
+            file=sys.stderr,
         )
         return USAGE
     try:
@@ -93,5 +96,5 @@ def _flash_scanner(config: Config, args: argparse.Namespace) -> int:
     except FlashError as exc:
         print(f"bgpi flash-scanner: {exc}", file=sys.stderr)
         return FAILED
-    print("done")
+    print(_("done"))
     return OK

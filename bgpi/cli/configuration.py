@@ -8,6 +8,7 @@ import sys
 from bgpi.cli.arguments import Commands
 from bgpi.cli.errors import OK
 from bgpi.config import Config, show
+from bgpi.i18n import _
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -23,7 +24,7 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
 
 
 def _check(config: Config, args: argparse.Namespace) -> int:
-    print(f"{config.source}: ok")
+    print(_("{source}: ok").format(source=config.source))
     return OK
 
 

@@ -7,6 +7,7 @@ import argparse
 from bgpi.cli.arguments import Commands, add_command, bounded, journal_path, level
 from bgpi.cli.errors import OK, CommandError
 from bgpi.config import Config
+from bgpi.i18n import N_, _
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -18,7 +19,9 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
         "rate both players' plays and cube decisions (gnubg)",
     )
     analyse.add_argument(
-        "--match", type=bounded(1, None, "a match number"), help="the match (default: the latest)"
+        "--match",
+        type=bounded(1, None, N_("a match number")),
+        help="the match (default: the latest)",
     )
     analyse.add_argument(
         "--level",
@@ -47,12 +50,14 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
 
     path = journal_path(config, args)
     if not path.exists():
-        raise CommandError(f"no journal at {path}: nothing has been played there")
+        raise CommandError(
+            _("no journal at {path}: nothing has been played there").format(path=path)
+        )
     with Journal.open(path, read_only=True) as journal:  # bgpi run may be writing it
         records = journal.records(args.match)
         matches = journal.matches()
     if not matches:
-        raise CommandError(f"the journal {path} holds no match yet")
+        raise CommandError(_("the journal {path} holds no match yet").format(path=path))
     match_id = args.match if args.match is not None else matches[-1].id
     chosen = Level.parse(args.level)
     engine = GnubgEngine(chosen, analysis_level=chosen, timeout=args.timeout)
@@ -62,7 +67,8 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     finally:
         engine.close()
-    print(f"match {match_id}{'' if fresh else ' (stored analysis)'}")
+    heading = _("match {id}") if fresh else _("match {id} (stored analysis)")
+    print(heading.format(id=match_id))
     for line in report(analysis):
         print(line)
     return OK
@@ -77,7 +83,9 @@ def _hint(config: Config, args: argparse.Namespace) -> int:
 
     path = journal_path(config, args)
     if not path.exists():
-        raise CommandError(f"no journal at {path}: nothing has been played there")
+        raise CommandError(
+            _("no journal at {path}: nothing has been played there").format(path=path)
+        )
     with Journal.open(path) as journal:
         table = Table.replay(table_config(config), journal.records())
     engine = GnubgEngine(Level.parse(args.level), timeout=config.seats.timeout_s)
@@ -88,7 +96,7 @@ def _hint(config: Config, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if given is None:
-        print(f"no hint now: {table.phase.value}")
+        print(_("no hint now: {phase}").format(phase=table.phase.value))
     else:
         print(f"{table.names[given.player]}: {given.words}")
     return OK

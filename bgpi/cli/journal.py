@@ -11,6 +11,7 @@ from pathlib import Path
 from bgpi.cli.arguments import Commands, add_command, bounded, journal_path
 from bgpi.cli.errors import OK, CommandError
 from bgpi.config import Config
+from bgpi.i18n import N_, _
 
 log = logging.getLogger("bgpi")
 
@@ -20,7 +21,9 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
         commands, common, "export", _export, "write a match as a .mat file for GNU Backgammon"
     )
     export.add_argument(
-        "--match", type=bounded(1, None, "a match number"), help="the match (default: the latest)"
+        "--match",
+        type=bounded(1, None, N_("a match number")),
+        help="the match (default: the latest)",
     )
     export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
     add_command(
@@ -56,14 +59,14 @@ def _status(config: Config, args: argparse.Namespace) -> int:
     with Journal.open(path, read_only=True) as journal:
         records = journal.records()
     if not records:
-        raise CommandError(f"{path} holds no match yet")
+        raise CommandError(_("{path} holds no match yet").format(path=path))
     try:  # as a restart would resume it, but read-only: what it owes is not journaled
-        table, _ = resume(table_config(config), records)
+        table, _owed = resume(table_config(config), records)
     except ValueError as exc:
         raise corrupt(f"{path}: {exc}") from None
     view = table.mover_view if table.match.turn is not None else table.position
     print(f"{table.match}")
-    print(f"phase: {table.phase.value}")
+    print(_("phase: {phase}").format(phase=table.phase.value))
     print(f"Position ID: {view.id()}")
     print(f"Match ID: {table.match.id()}")
     print(view)

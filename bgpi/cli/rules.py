@@ -7,6 +7,7 @@ import argparse
 from bgpi.cli.arguments import Commands, add_command
 from bgpi.cli.errors import OK, UsageError
 from bgpi.config import Config
+from bgpi.i18n import ngettext
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -25,7 +26,8 @@ def _plays(config: Config, args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(pos)
     plays = legal_plays(pos, roll)
-    print(f"{len(plays)} legal plays of {roll[0]}-{roll[1]}:")
+    legal = ngettext("{count} legal play of {roll}:", "{count} legal plays of {roll}:", len(plays))
+    print(legal.format(count=len(plays), roll=f"{roll[0]}-{roll[1]}"))
     for play in plays:
         print(f"  {play}")
     return OK

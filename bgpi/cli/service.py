@@ -9,6 +9,7 @@ import sys
 from bgpi.cli.arguments import Commands, add_command, say
 from bgpi.cli.errors import UsageError
 from bgpi.config import Config
+from bgpi.i18n import _
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -32,7 +33,7 @@ def run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import App  # noqa: PLC0415 (each command loads what it needs)
 
     if config.remote.broker and not config.remote.match:  # --match is the demo's, not run's
-        raise UsageError("[remote] broker is set, but not the match code: set [remote] match")
+        raise UsageError(_("[remote] broker is set, but not the match code: set [remote] match"))
     app = App(config, config.state_dir(args.state_dir))
     if args.self_play:
         from bgpi.selfplay import Hands, check_simulated  # noqa: PLC0415
@@ -43,11 +44,11 @@ def run(config: Config, args: argparse.Namespace) -> int:
             raise UsageError(exc) from None
 
         seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
-        print(f"bgpi run: self-play, seed {seed}", flush=True)
+        print("bgpi run: " + _("self-play, seed {seed}").format(seed=seed), flush=True)
         hands = Hands(seed, matches=args.matches, say=say)
         app.hands, app.hardware = hands, hands.hardware
     elif args.seed is not None or args.matches is not None:
-        raise UsageError("--seed and --matches go with --self-play")
+        raise UsageError(_("--seed and --matches go with --self-play"))
     app.handle_signals()
     app.on_refusal = _say_refused
     if not config.web.enabled:
@@ -56,7 +57,7 @@ def run(config: Config, args: argparse.Namespace) -> int:
 
     companion = Companion(config, host=config.web.host, port=config.web.port)
     for url in companion.start().urls:
-        print(f"bgpi run: the companion page is at {url}", flush=True)
+        print("bgpi run: " + _("the companion page is at {url}").format(url=url), flush=True)
     app.observer = companion
     companion.remote = app.remote_status
     try:

@@ -21,6 +21,7 @@ from bgpi.cli.arguments import (
 )
 from bgpi.cli.errors import OK, CommandError, UsageError
 from bgpi.config import Config
+from bgpi.i18n import N_, _
 
 if TYPE_CHECKING:
     from bgpi.demo import Side
@@ -35,7 +36,7 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
     seat_options(demo, "demo (the built-in player, the default), gnubg or gnubg:LEVEL", "demo")
     match_options(demo)
     demo.add_argument(
-        "--games", type=bounded(1, None, "a number of games"), help="stop after this many games"
+        "--games", type=bounded(1, None, N_("a number of games")), help="stop after this many games"
     )
     _remote_seat_options(demo)
     _club_options(commands, common)
@@ -60,7 +61,7 @@ def _demo_match(
     with Journal.open(path) as journal:
         records = journal.records() if journal.matches() else []
         if records and not journal.matches()[-1].finished:
-            _, records = resume_records(config, journal)
+            _table, records = resume_records(config, journal)
         ongoing = records and not journal.matches()[-1].finished
         start = records if ongoing else match
         return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
@@ -78,7 +79,7 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         sides, engines = open_sides((args.white, args.black), say=say)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    print(f"bgpi demo, seed {seed}")
+    print("bgpi demo, " + _("seed {seed}").format(seed=seed))
     try:
         sim = _demo_match(config, args, seed, sides)
     except EngineError as exc:
@@ -87,7 +88,10 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         for engine in engines:
             engine.close()
     score = sim.match.score
-    print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
+    final = _("final score: {white} {white_score}, {black} {black_score}")
+    (white, black) = sim.table.names
+    print()
+    print(final.format(white=white, white_score=score[0], black=black, black_score=score[1]))
     return OK
 
 
@@ -115,7 +119,7 @@ def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--club", help="publish the result to this club on the broker")
     parser.add_argument(
         "--patience",
-        type=bounded(1, None, "a number of seconds"),
+        type=bounded(1, None, N_("a number of seconds")),
         default=120,
         help="with --remote: give up after this long without word (default: 120 s)",
     )
@@ -172,7 +176,7 @@ def _sim(config: Config, args: argparse.Namespace) -> int:
 def _sim_options(sim: argparse.ArgumentParser) -> None:
     sim.add_argument(
         "--port",
-        type=bounded(0, 65535, "a port"),
+        type=bounded(0, 65535, N_("a port")),
         default=8421,
         help="the page's port (default: 8421; 0: any free port)",
     )

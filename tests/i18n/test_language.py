@@ -1,0 +1,50 @@
+"""Choosing the players' language: from the config, the command line or the locale."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgpi import i18n
+from bgpi.config import ConfigError, parse
+from bgpi.i18n import _
+
+
+@pytest.mark.parametrize(
+    ("environ", "language"),
+    [
+        ({"LANG": "fi_FI.UTF-8"}, "fi"),
+        ({"LANG": "sv_SE.UTF-8", "LC_ALL": "nb_NO.UTF-8"}, "nb"),  # LC_ALL outranks LANG
+        ({"LANGUAGE": "de:sv", "LANG": "fi_FI.UTF-8"}, "sv"),  # the first one spoken
+        ({"LC_MESSAGES": "no_NO"}, "nb"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_the_locale_names_the_language(environ: dict[str, str], language: str) -> None:
+    assert i18n.from_locale(environ) == language
+
+
+def test_auto_from_lang_speaks_finnish(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LANGUAGE")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "fi_FI.UTF-8")
+    assert i18n.use("auto") == "fi"
+    assert _("internal error: {error}") == "sisäinen virhe: {error}"
+    assert i18n.use("en") == "en"
+    assert _("internal error: {error}") == "internal error: {error}"
+
+
+def test_an_unknown_language_names_the_choices() -> None:
+    with pytest.raises(ValueError, match="'de' is not one of auto, en, fi, sv, nb"):
+        i18n.use("de")
+
+
+def test_the_config_chooses_the_language() -> None:
+    assert parse({"display": {"language": "sv"}}).display.language == "sv"
+    assert parse({}).display.language == "auto"
+    with pytest.raises(ConfigError) as caught:
+        parse({"display": {"language": "de"}}, "bgpi.toml")
+    assert str(caught.value).startswith("bgpi.toml: display.language: is 'de', expected one of")
+    assert "\n" not in str(caught.value)
