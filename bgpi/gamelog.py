@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from bgpi.i18n import N_, _, ngettext
+from bgpi.phrases import LEVELS, players
 from bgpi.records import (
     CubeAction,
     GameEnded,
@@ -24,7 +26,12 @@ from bgpi.records import (
 from bgpi.rules import format_moves
 from bgpi.rules.result import GameResult
 
-_VERBS: Final = {"double": "doubles", "take": "takes", "drop": "drops", "beaver": "beavers"}
+_VERBS: Final = {
+    "double": N_("{name} doubles"),
+    "take": N_("{name} takes"),
+    "drop": N_("{name} drops"),
+    "beaver": N_("{name} beavers"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +80,22 @@ class GameLog:
 
     def add(self, record: Record) -> None:
         if isinstance(record, MatchStarted):
-            self.names, self.score = record.names, [0, 0]
-            kind = f"{record.length}-point match" if record.length else "money session"
-            self._say(
-                f"{self.names[0]} (white) and {self.names[1]} (black): a {kind}", None, "match"
-            )
+            self.names, self.score = players(record.names), [0, 0]
+            if record.length:
+                line = _("{white} (white) and {black} (black): a {length}-point match")
+            else:
+                line = _("{white} (white) and {black} (black): a money session")
+            white, black = self.names
+            self._say(line.format(white=white, black=black, length=record.length), None, "match")
         elif isinstance(record, GameStarted):
             number = sum(entry.kind == "game" for entry in self.lines) + 1
-            self._say(f"Game {number}, score {self.score[0]}-{self.score[1]}", None, "game")
+            line = _("Game {number}, score {white_score}-{black_score}")
+            white_score, black_score = self.score
+            self._say(
+                line.format(number=number, white_score=white_score, black_score=black_score),
+                None,
+                "game",
+            )
         elif isinstance(record, OpeningRolled):
             self._opening(record)
         elif isinstance(record, Rolled):
@@ -89,17 +104,18 @@ class GameLog:
             self._played(record)
         elif isinstance(record, CubeAction):
             # No value: automatic doubles turn the cube without a record; the page shows it.
-            verb = _VERBS.get(record.action, record.action)
-            self._say(f"{self.names[record.player]} {verb}", record.player, "cube")
+            verb = _(_VERBS.get(record.action, "{name} " + record.action))
+            self._say(verb.format(name=self.names[record.player]), record.player, "cube")
         elif isinstance(record, GameEnded):
             self._ended(record)
         elif isinstance(record, ResignOffered | ResignAnswered):
             self._resign(record)
         elif isinstance(record, IllegalAccepted):
             rolled, self.rolled = self.rolled, None
-            text = f"{self.names[record.player]}: an illegal play, accepted"
+            accepted = _("an illegal play, accepted")
+            text = f"{self.names[record.player]}: {accepted}"
             if rolled is not None and self.lines[rolled].player == record.player:
-                text = f"{self.lines[rolled].text} an illegal play, accepted"
+                text = f"{self.lines[rolled].text} {accepted}"
                 del self.lines[rolled]
             self._say(text, record.player, "play")
         # OpeningDie: the pair follows as OpeningRolled.
@@ -107,11 +123,15 @@ class GameLog:
     def _resign(self, record: ResignOffered | ResignAnswered) -> None:
         name = self.names[record.player]
         if isinstance(record, ResignOffered):
-            level = GameResult(record.result).name.lower()
-            self._say(f"{name} offers to resign a {level}", record.player, "resign")
+            level = _(LEVELS[GameResult(record.result)])
+            line = _("{name} offers to resign a {level}").format(name=name, level=level)
+            self._say(line, record.player, "resign")
         else:
-            verb = "accepts" if record.accepted else "declines"
-            self._say(f"{name} {verb} the resignation", record.player, "resign")
+            if record.accepted:
+                line = _("{name} accepts the resignation")
+            else:
+                line = _("{name} declines the resignation")
+            self._say(line.format(name=name), record.player, "resign")
 
     def _say(self, text: str, player: int | None, kind: str) -> None:
         self.lines.append(Entry(text, player, kind))
@@ -119,10 +139,12 @@ class GameLog:
     def _opening(self, record: OpeningRolled) -> None:
         dice = (record.white, record.black)
         if record.white == record.black:
-            self._say(f"opening roll {_dice(dice)}: a tie, roll again", None, "opening")
+            tie = _("opening roll {dice}: a tie, roll again").format(dice=_dice(dice))
+            self._say(tie, None, "opening")
             return
         first = 0 if record.white > record.black else 1
-        self._say(f"opening roll: {self.names[first]} starts", first, "opening")
+        starts = _("opening roll: {name} starts").format(name=self.names[first])
+        self._say(starts, first, "opening")
         self._roll(first, dice)
 
     def _roll(self, player: int, dice: tuple[int, int]) -> None:
@@ -130,7 +152,7 @@ class GameLog:
         self._say(f"{self.names[player]} {_dice(dice)}:", player, "roll")
 
     def _played(self, record: Played) -> None:
-        text = format_moves(record.move_values()) or "no move"
+        text = format_moves(record.move_values()) or _("no move")
         rolled, self.rolled = self.rolled, None
         if rolled is not None and self.lines[rolled].player == record.player:
             self.lines[rolled] = Entry(f"{self.lines[rolled].text} {text}", record.player, "play")
@@ -139,20 +161,26 @@ class GameLog:
 
     def _ended(self, record: GameEnded) -> None:
         self.score[record.winner] += record.points
-        plural = "" if record.points == 1 else "s"
-        how = f"a {GameResult(record.result).name.lower()}"
-        if record.dropped or record.resigned:
-            how = (
-                "a drop"
-                if record.dropped
-                else f"a resigned {GameResult(record.result).name.lower()}"
-            )
-        self._say(
-            f"{self.names[record.winner]} wins {record.points} point{plural} by {how}; "
-            f"score {self.score[0]}-{self.score[1]}",
-            record.winner,
-            "end",
+        level = _(LEVELS[GameResult(record.result)])
+        how = _("a {level}").format(level=level)
+        if record.dropped:
+            how = _("a drop")
+        elif record.resigned:
+            how = _("a resigned {level}").format(level=level)
+        line = ngettext(
+            "{name} wins {points} point by {how}; score {white_score}-{black_score}",
+            "{name} wins {points} points by {how}; score {white_score}-{black_score}",
+            record.points,
         )
+        white_score, black_score = self.score
+        text = line.format(
+            name=self.names[record.winner],
+            points=record.points,
+            how=how,
+            white_score=white_score,
+            black_score=black_score,
+        )
+        self._say(text, record.winner, "end")
 
 
 def _dice(dice: tuple[int, int]) -> str:

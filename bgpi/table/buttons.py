@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
+from bgpi.i18n import N_
 from bgpi.lights.scene import Meaning
 from bgpi.records import Seat
 from bgpi.rules.errors import IllegalCubeActionError
@@ -138,7 +139,7 @@ class Row:
     hold: Hold
     intent: Intent
     meaning: Meaning
-    words: str  # for the status line, e.g. "rolls (ROLL)"
+    words: str  # for the status line, e.g. "rolls (ROLL)"; marked, translated when shown
     when: Guard = _always
 
 
@@ -202,53 +203,53 @@ S, H = Hold.SHORT, Hold.HELD
 P = Phase
 
 ROWS: Final = (
-    Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, Meaning.ROLL, "presses ROLL",
+    Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, Meaning.ROLL, N_("presses ROLL"),
         _opening_die_due),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, "rolls (ROLL)"),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, Meaning.DOUBLE, "doubles (CUBE)",
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, N_("rolls (ROLL)")),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, Meaning.DOUBLE, N_("doubles (CUBE)"),
         _may_double),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN,
-        "hold CUBE to resign"),
-    Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, Meaning.TAKE, "takes (ROLL)"),
-    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, "hold ROLL to beaver",
+        N_("hold CUBE to resign")),
+    Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, Meaning.TAKE, N_("takes (ROLL)")),
+    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, N_("hold ROLL to beaver"),
         _may_beaver),
-    Row(P.DOUBLED, Who.OTHER, CUBE, S, Intent.DROP, Meaning.DROP, "drops (CUBE)"),
-    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.END_TURN, "ROLL ends the turn",
+    Row(P.DOUBLED, Who.OTHER, CUBE, S, Intent.DROP, Meaning.DROP, N_("drops (CUBE)")),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.END_TURN, N_("ROLL ends the turn"),
         _played),
-    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.ACKNOWLEDGE, "ROLL to pass",
+    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.ACKNOWLEDGE, N_("ROLL to pass"),
         _cannot_move),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN_ILLEGAL, Meaning.END_TURN,
-        "ROLL ends the turn as it stands", _illegal_may_end),
+        N_("ROLL ends the turn as it stands"), _illegal_may_end),
     Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, Meaning.ACCEPT,
-        "accepts it by rolling (ROLL)", _readable),
+        N_("accepts it by rolling (ROLL)"), _readable),
     Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, Meaning.DECLINE,
-        "demands the correction (CUBE)"),
-    Row(P.MOVING, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN, "hold CUBE to resign"),
+        N_("demands the correction (CUBE)")),
+    Row(P.MOVING, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN, N_("hold CUBE to resign")),
     Row(P.RESIGNING, Who.ON_ROLL, ROLL, S, Intent.OFFER_RESIGN, Meaning.RESIGN,
-        "ROLL offers it"),
+        N_("ROLL offers it")),
     Row(P.RESIGNING, Who.ON_ROLL, CUBE, S, Intent.NEXT_LEVEL, Meaning.NEXT,
-        "CUBE shows the next"),
+        N_("CUBE shows the next")),
     Row(P.RESIGNING, Who.ON_ROLL, CUBE, H, Intent.CANCEL_RESIGN, Meaning.DECLINE,
-        "hold CUBE to play on"),
+        N_("hold CUBE to play on")),
     Row(P.RESIGN_OFFERED, Who.OTHER, ROLL, S, Intent.ACCEPT_RESIGN, Meaning.ACCEPT,
-        "accepts (ROLL)"),
+        N_("accepts (ROLL)")),
     Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, Meaning.DECLINE,
-        "declines (CUBE)"),
+        N_("declines (CUBE)")),
     Row(P.GUIDED, Who.EITHER, ROLL, S, Intent.MOVE_MADE, Meaning.CONFIRM,
-        "press ROLL once the lit move is made (the sensors cannot see it)", unseen_lit),
+        N_("press ROLL once the lit move is made (the sensors cannot see it)"), unseen_lit),
     Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, Meaning.CONFIRM,
-        "ROLL confirms the one lit"),
+        N_("ROLL confirms the one lit")),
     Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, Meaning.NEXT,
-        "CUBE shows the next"),
+        N_("CUBE shows the next")),
     Row(P.GAME_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
-        "ROLL: the next game"),
+        N_("ROLL: the next game")),
     Row(P.MATCH_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
-        "ROLL chooses the next one"),
-    Row(P.CHOOSING, Who.EITHER, CUBE, S, Intent.NEXT_VALUE, Meaning.NEXT, "CUBE changes it"),
+        N_("ROLL chooses the next one")),
+    Row(P.CHOOSING, Who.EITHER, CUBE, S, Intent.NEXT_VALUE, Meaning.NEXT, N_("CUBE changes it")),
     Row(P.CHOOSING, Who.EITHER, ROLL, S, Intent.NEXT_OPTION, Meaning.CONFIRM,
-        "ROLL goes to the next option"),
+        N_("ROLL goes to the next option")),
     Row(P.CHOOSING, Who.EITHER, ROLL, H, Intent.START_MATCH, Meaning.NEW_GAME,
-        "hold ROLL to start the match"),
+        N_("hold ROLL to start the match")),
 )  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from bgpi.driver import Journal as JournalProtocol
 from bgpi.engine import Engine
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.seats import open_engines
+from bgpi.i18n import _
 from bgpi.records import MatchStarted, Record, Seat
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase, waiting
@@ -141,7 +142,7 @@ def run_sim(
         journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
         matches = journal.matches()
         if matches and not matches[-1].finished:
-            _, records = resume_records(config, journal)
+            _table, records = resume_records(config, journal)
         seats = (config.seats.white, config.seats.black)
         engines = open_engines(seats, say=_say, timeout=config.seats.timeout_s)
         for engine in engines.values():
@@ -161,10 +162,10 @@ def run_sim(
         def ready(address: Address) -> None:
             _say(f"bgpi sim: {address.url}")
             for url in address.urls[1:]:
-                _say(f"bgpi sim: also {url}")
+                _say("bgpi sim: " + _("also {url}").format(url=url))
             if token is not None:
-                _say("bgpi sim: bound to the network: every request needs the token above")
-            _say(f"bgpi sim: seed {seed}; Ctrl-C stops")
+                _say("bgpi sim: " + _("bound to the network: every request needs the token above"))
+            _say("bgpi sim: " + _("seed {seed}; Ctrl-C stops").format(seed=seed))
 
         with suppress(KeyboardInterrupt):  # Ctrl-C is how it stops
             asyncio.run(serve_sim(session, host=host, port=port, token=token, ready=ready))
@@ -218,7 +219,7 @@ class SimServer:
             )
 
         self._serving = thread.submit(main())
-        self._serving.add_done_callback(lambda _: started.set())  # it failed to start
+        self._serving.add_done_callback(lambda _future: started.set())  # it failed to start
         started.wait(START_TIMEOUT)
         if self._address is None:
             thread.close()

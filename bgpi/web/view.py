@@ -21,9 +21,12 @@ from typing import Final
 from bgpi.gamelog import log_entries
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
+from bgpi.i18n import _, ngettext
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
+from bgpi.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, players
+from bgpi.phrases import zone as shown_zone
 from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
@@ -31,6 +34,7 @@ from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, T
 from bgpi.table.options import Option, value_of
 from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
+from bgpi.web.words import page_words
 from bgpi.words import (
     BAR_BLACK,
     BAR_WHITE,
@@ -40,7 +44,6 @@ from bgpi.words import (
     TRAY_WHITE,
     WHITE,
     ZONES,
-    zone_name,
 )
 
 UNKNOWN: Final = 2
@@ -95,6 +98,7 @@ def layout_message(
         "gamma": style.gamma,
         "brightness": style.brightness,
         "keys": {key: [player, button] for key, (player, button) in KEYS.items()},
+        "words": page_words(),
     }
 
 
@@ -121,7 +125,7 @@ def state_message(
         "type": "state",
         "phase": table.phase.value,
         "status": status(table, scene),
-        "names": list(table.names),
+        "names": list(players(table.names)),
         "seats": [seat.value for seat in table.seats],
         "turn": match.turn,
         "dice": list(match.dice or ()),
@@ -158,95 +162,115 @@ def status(table: Table, scene: Scene) -> str:
     that stopped answering."""
     if table.faults:
         source, message = table.faults[0]
-        return (
-            f"The {source} stopped answering ({message}): nothing is decided until they are back."
+        fault = _(
+            "The {source} stopped answering ({message}): nothing is decided until they are back."
         )
+        return fault.format(source=source, message=message)
     rows = active_rows(table)
-    words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
-    held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
+    words = list(dict.fromkeys(_(row.words) for _who, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(_(row.words) for _who, row in rows if row.hold is Hold.HELD))
     if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
-        line = "The board is wrong: take away what blinks red, add where blue winks."
+        line = _("The board is wrong: take away what blinks red, add where blue winks.")
         if words:
-            line += f" Or {_either(words)}."
+            line += " " + _("Or {choices}.").format(choices=_either(words))
     else:
         line = _SENTENCES[table.phase](table, scene, words)
     # Held meanings have no light of their own (the button shows its short one): say them.
     if not held:
         return line
     also = "; ".join(held)
-    return f"{line} {also[:1].upper()}{also[1:]}."
+    return f"{line} {capitalized(also)}."
 
 
 def _either(words: Sequence[str]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
-    return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+    return either(words)
 
 
 def _setup(table: Table, scene: Scene, words: Sequence[str]) -> str:
-    return "Set up the board: blue winks where checkers are missing."
+    return _("Set up the board: blue winks where checkers are missing.")
 
 
 def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
-    return f"Opening roll: each player {_either(words)}."
+    return _("Opening roll: each player {choices}.").format(choices=_either(words))
 
 
 def _before_roll(table: Table, scene: Scene, words: Sequence[str]) -> str:
-    return f"{_on_roll(table)} {_either(words)}."
+    return _("{name} {choices}.").format(name=_on_roll(table), choices=_either(words))
 
 
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
     turn = _turn(table)
-    return f"{table.names[turn]} doubles: {table.names[1 - turn]} {_either(words)}."
+    name, other = _names(table)[turn], _names(table)[1 - turn]
+    line = _("{name} doubles: {other} {choices}.")
+    return line.format(name=name, other=other, choices=_either(words))
 
 
 def _confirm(table: Table, scene: Scene, words: Sequence[str]) -> str:
-    return f"Which play did {_on_roll(table)} make? {', '.join(words)}."
+    line = _("Which play did {name} make? {choices}.")
+    return line.format(name=_on_roll(table), choices=", ".join(words))
 
 
 def _moving(table: Table, scene: Scene, words: Sequence[str]) -> str:
     name = _on_roll(table)
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
     if scene.alert == "no move":
-        return f"{name} rolled {dice} and cannot move: {_either(words)}."
+        line = _("{name} rolled {dice} and cannot move: {choices}.")
+        return line.format(name=name, dice=dice, choices=_either(words))
     if words:
-        return f"{name} has played {dice}: {_either(words)}."
-    return f"{name} plays {dice}: lift a checker to see where it may go."
+        line = _("{name} has played {dice}: {choices}.")
+        return line.format(name=name, dice=dice, choices=_either(words))
+    return _("{name} plays {dice}: lift a checker to see where it may go.").format(
+        name=name, dice=dice
+    )
 
 
 def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at, turn = table.at, _turn(table)
     assert isinstance(at, Guided)
-    seat = table.seats[turn].value
+    seat = _(SEATS[table.seats[turn]])
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
-    chosen = f"{table.names[turn]} ({seat}) plays {dice}: {format_moves(at.moves) or 'no move'}."
+    moves = format_moves(at.moves) or _("no move")
+    chosen = _("{name} ({seat}) plays {dice}: {moves}.").format(
+        name=_names(table)[turn], seat=seat, dice=dice, moves=moves
+    )
     move = at.next_move
     if move is None:
         return chosen
-    src, dst = zone_name(zone_of(turn, move.src)), zone_name(zone_of(turn, move.dst))
-    line = f"{chosen} Move {at.done + 1} of {len(at.moves)}: from {src} (blinking) to {dst}."
+    src, dst = shown_zone(zone_of(turn, move.src)), shown_zone(zone_of(turn, move.dst))
+    step = _("Move {number} of {count}: from {source} (blinking) to {destination}.")
+    line = f"{chosen} " + step.format(
+        number=at.done + 1, count=len(at.moves), source=src, destination=dst
+    )
     # A move the switches cannot see waits for the person's word, which the rows give.
-    return f"{line} {_either(words)[:1].upper()}{_either(words)[1:]}." if words else line
+    return f"{line} {capitalized(_either(words))}." if words else line
 
 
 def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at, turn = table.at, _turn(table)
     assert isinstance(at, Resigning | ResignPending)
-    level = at.level.name.lower()
+    level = _(LEVELS[at.level])
     points = int(at.level) * table.match.cube
-    worth = f"a {level} ({points} point{'' if points == 1 else 's'})"
+    worth = ngettext("a {level} ({points} point)", "a {level} ({points} points)", points).format(
+        level=level, points=points
+    )
+    name, other = _names(table)[turn], _names(table)[1 - turn]
     if isinstance(at, Resigning):
-        return f"{table.names[turn]} resigns {worth}? {', '.join(words)}."
-    other = table.names[1 - turn]
-    return f"{table.names[turn]} offers to resign {worth}: {other} {_either(words)}."
+        line = _("{name} resigns {worth}? {choices}.")
+        return line.format(name=name, worth=worth, choices=", ".join(words))
+    line = _("{name} offers to resign {worth}: {other} {choices}.")
+    return line.format(name=name, worth=worth, other=other, choices=_either(words))
 
 
 def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at, turn = table.at, _turn(table)
     assert isinstance(at, Illegal)
-    name, other = table.names[turn], table.names[1 - turn]
-    line = f"{name} ended the turn on an illegal play (it blinks): {other} {_either(words)}."
+    name, other = _names(table)[turn], _names(table)[1 - turn]
+    line = _("{name} ended the turn on an illegal play (it blinks): {other} {choices}.").format(
+        name=name, other=other, choices=_either(words)
+    )
     if at.after is None:
-        line += " The switches cannot tell where the checkers are: it must be corrected."
+        line += " " + _("The switches cannot tell where the checkers are: it must be corrected.")
     return line
 
 
@@ -254,12 +278,13 @@ def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
     draft = at.draft
-    kind = f"a {draft.length}-point match" if draft.length else "money play"
+    kind = _("a {length}-point match").format(length=draft.length) if draft.length else None
     value = value_of(draft, at.option)
-    shown = {0: "off", 1: "on"}.get(value, str(value)) if at.option not in _NUMBERS else value
+    shown = {0: _("off"), 1: _("on")}.get(value, str(value)) if at.option not in _NUMBERS else value
     if at.option is Option.LENGTH:
-        shown = kind
-    return f"The next match: {at.option.value} {shown}. {', '.join(words)}."
+        shown = kind or _("money play")
+    line = _("The next match: {option} {value}. {choices}.")
+    return line.format(option=_(OPTIONS[at.option]), value=shown, choices=", ".join(words))
 
 
 _NUMBERS: Final = (Option.AUTOMATIC, Option.LIMIT)
@@ -267,10 +292,20 @@ _NUMBERS: Final = (Option.AUTOMATIC, Option.LIMIT)
 
 def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
-    who = table.names[winner] if winner is not None else "Nobody"
-    what = "match" if table.phase is Phase.MATCH_OVER else "game"
-    (white, black), score = table.names, table.match.score
-    return f"{who} wins the {what}: {white} {score[0]}, {black} {score[1]}. {_either(words)}."
+    who = _names(table)[winner] if winner is not None else _("Nobody")
+    (white, black), score = _names(table), table.match.score
+    if table.phase is Phase.MATCH_OVER:
+        line = _("{name} wins the match: {white} {white_score}, {black} {black_score}. {choices}.")
+    else:
+        line = _("{name} wins the game: {white} {white_score}, {black} {black_score}. {choices}.")
+    return line.format(
+        name=who,
+        white=white,
+        white_score=score[0],
+        black=black,
+        black_score=score[1],
+        choices=_either(words),
+    )
 
 
 def _turn(table: Table) -> int:
@@ -280,7 +315,11 @@ def _turn(table: Table) -> int:
 
 
 def _on_roll(table: Table) -> str:
-    return table.names[_turn(table)]
+    return _names(table)[_turn(table)]
+
+
+def _names(table: Table) -> tuple[str, str]:
+    return players(table.names)
 
 
 _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {

@@ -3,6 +3,7 @@ placeholders, and the compiled ``.mo`` files hold exactly the ``.po`` files."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -62,3 +63,26 @@ def test_a_po_changed_without_compiling_is_stale(
     text = po.read_text(encoding="utf-8")
     po.write_text(text.replace('msgstr "internt fel: {error}"', 'msgstr "fel: {error}"'))
     assert any("stale" in line for line in catalogues.problems("sv", messages))
+
+
+def test_no_translating_module_uses_the_underscore_as_a_throwaway_name() -> None:
+    """``_, x = f()`` in a module that translates makes ``_("...")`` fail at run time, in
+    whichever function shadows it; the tests may never reach that line."""
+    shadowing = []
+    for path in sorted(catalogues.PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = any(
+            isinstance(node, ast.ImportFrom)
+            and node.module == "bgpi.i18n"
+            and any(alias.name == "_" for alias in node.names)
+            for node in ast.walk(tree)
+        )
+        bound = [
+            node.lineno
+            for node in ast.walk(tree)
+            if (isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store))
+            or (isinstance(node, ast.arg) and node.arg == "_")
+        ]
+        if imports and bound:
+            shadowing.append(f"{path.relative_to(catalogues.REPO)}: lines {bound}")
+    assert shadowing == []

@@ -215,9 +215,9 @@
     const name = el("text", { class: "panel-name", x: p.name.x, y: p.name.y, id: `panel-name-${player}` }, g);
     name.textContent = COLOURS[player];
     p.turnText = el("text", { class: "turn-text", x: p.turnText.x, y: p.turnText.y }, g);
-    for (const [key, text] of [["dice", "dice"], ["cubeBar", "cube"], ["score", "score"]]) {
+    for (const [key, text] of [["dice", "panel-dice"], ["cubeBar", "panel-cube"], ["score", "panel-score"]]) {
       const label = el("text", { class: "panel-label", x: p[key].x, y: p[key].labelY }, g);
-      label.textContent = text;
+      label.textContent = t(text);
     }
     p.movesLeft = el("text", { class: "moves-left", x: p.dice.x + (portrait ? 44 : 32), y: p.dice.labelY }, g);
     for (const key of ["roll", "cube"]) drawButton(player, p[key], g);
@@ -227,7 +227,7 @@
 
   function drawButton(player, spec, parent) {
     const group = el("g", { class: "button", "data-player": player, "data-button": spec.button,
-      role: "button", "aria-label": `${COLOURS[player]} ${spec.button.toUpperCase()}` }, parent);
+      role: "button", "aria-label": t(`button-${COLOURS[player]}-${spec.button}`) }, parent);
     const middle = spec.y + spec.h / 2;
     el("rect", { x: spec.x, y: spec.y, width: spec.w, height: spec.h, rx: 5 }, group);
     const text = el("text", { x: spec.x + (portrait ? 34 : 17), y: middle }, group);
@@ -399,7 +399,7 @@
       const at = hand.findIndex(([colour]) => colour === drag.colour);
       if (at >= 0) hand.splice(at, 1);
     }
-    layers.handLabel.textContent = hand.length ? "in hand" : "";
+    layers.handLabel.textContent = hand.length ? t("in-hand") : "";
     hand.forEach(([colour, zone], i) => {
       const node = checker(X.tray + G.TRAY / 2 + (i % 2 ? 10 : -10), Y.mid + 14 + G.R + i * 8, colour,
         { "data-hand": "true", "data-origin": zone }, layer);
@@ -418,14 +418,14 @@
       const doubled = state.phase === "doubled";
       const actor = state.turn === null || state.phase.endsWith("over") ? null : doubled ? 1 - state.turn : state.turn;
       p.box.classList.toggle("on-turn", actor === player);
-      p.turnText.textContent = actor === player ? (doubled ? "to answer" : "to play") : "";
-      if (doubled && state.turn === player) p.turnText.textContent = "doubles";
+      p.turnText.textContent = actor === player ? t(doubled ? "to-answer" : "to-play") : "";
+      if (doubled && state.turn === player) p.turnText.textContent = t("doubles");
       p.movesLeft.textContent = state.turn === player ? movesLeft() : "";
       const score = el("text", { class: "panel-text", x: p.score.textX, y: p.score.textY }, p.group);
-      score.textContent = state.length ? `${state.score[player]} of ${state.length}` : `${state.score[player]}`;
+      score.textContent = state.length ? t("score-of", { score: state.score[player], length: state.length }) : `${state.score[player]}`;
       for (const button of ["roll", "cube"]) {
         const prompt = state.prompts.find(([who, which]) => who === player && which === button);
-        buttons[`${player}.${button}`].meaning.textContent = prompt ? prompt[2] : "";
+        buttons[`${player}.${button}`].meaning.textContent = prompt ? meaningWord(prompt[2]) : "";
       }
     }
     drawDice();
@@ -436,7 +436,7 @@
   function movesLeft() {
     if (state.phase !== "moving" || !state.dice.length) return "";
     const left = state.dice_left.length;
-    return `${left} ${left === 1 ? "move" : "moves"} left`;
+    return layout.words["moves-left"][left] || `${left}`;
   }
 
   // The dice lie on the board, large, in the roller's right-hand half (as the player sees it
@@ -543,11 +543,13 @@
       document.getElementById(`row-${colour}`).classList.toggle("on-turn", state.turn === player);
     }
     document.getElementById("length").textContent = state.length
-      ? `${state.length}-point match` : "money session";
+      ? t("length", { length: state.length }) : t("money");
     const cube = state.cube;
-    let cubeText = `cube ${cube.value}, ${cube.owner === null ? "centred" : `${state.names[cube.owner]}'s`}`;
-    if (cube.offered) cubeText = `${state.names[state.turn]} offers the cube at ${cube.value * 2}`;
-    if (!cube.available) cubeText = "Crawford game: no cube";
+    let cubeText = cube.owner === null
+      ? t("cube-centred", { value: cube.value })
+      : t("cube-owned", { value: cube.value, name: state.names[cube.owner] });
+    if (cube.offered) cubeText = t("cube-offered", { name: state.names[state.turn], value: cube.value * 2 });
+    if (!cube.available) cubeText = t("crawford");
     document.getElementById("cube-text").textContent = cubeText;
     document.getElementById("position-id").textContent = state.position_id;
     document.getElementById("match-id").textContent = state.match_id;
@@ -726,6 +728,58 @@
     held.clear();
   }
 
+  // -- the words ----------------------------------------------------------------------------
+
+  // The page's sentences come with the layout, in the players' language (bgpi/web/words.py):
+  // one by its key, its {placeholders} filled in; the English key itself before they came.
+  function t(key, values = {}) {
+    const words = layout && layout.words ? layout.words.page[key] : undefined;
+    const text = words === undefined ? key : words;
+    return text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
+  }
+
+  function meaningWord(meaning) {
+    return (layout && layout.words && layout.words.meanings[meaning]) || meaning;
+  }
+
+  // A sentence whose placeholders are elements: each {name} becomes the node nodes[name]().
+  function fillNodes(element, text, nodes) {
+    element.textContent = "";
+    text.split(/\{(\w+)\}/).forEach((part, i) => {
+      if (i % 2 === 0) element.appendChild(document.createTextNode(part));
+      else element.appendChild(nodes[part] ? nodes[part]() : document.createTextNode(`{${part}}`));
+    });
+  }
+
+  // The keys of the help line, as keyboard caps (Shift+R for Black's ROLL).
+  function keyCaps(...names) {
+    const caps = document.createDocumentFragment();
+    names.forEach((name, i) => {
+      if (i) caps.appendChild(document.createTextNode("+"));
+      const kbd = document.createElement("kbd");
+      kbd.textContent = name;
+      caps.appendChild(kbd);
+    });
+    return caps;
+  }
+
+  function applyWords() {
+    if (!layout.words) return;
+    document.documentElement.lang = layout.words.language;
+    for (const node of document.querySelectorAll("[data-words]")) node.textContent = t(node.dataset.words);
+    for (const node of document.querySelectorAll("[data-words-label]")) {
+      node.setAttribute("aria-label", t(node.dataset.wordsLabel));
+    }
+    for (const node of document.querySelectorAll("[data-words-alt]")) node.alt = t(node.dataset.wordsAlt);
+    fillNodes(document.querySelector("[data-words=help-keys]"), t("help-keys"), {
+      r: () => keyCaps("r"), c: () => keyCaps("c"), R: () => keyCaps("Shift", "R"),
+      C: () => keyCaps("Shift", "C"), s: () => keyCaps("s"),
+    });
+    const code = document.getElementById("remote-code");
+    const side = document.getElementById("remote-side");
+    fillNodes(document.getElementById("remote-line"), t("remote-code"), { code: () => code, side: () => side });
+  }
+
   // -- the connection -----------------------------------------------------------------------
 
   function connect() {
@@ -736,7 +790,7 @@
     socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
     socket.addEventListener("close", () => {
       body.dataset.connected = "false";
-      document.getElementById("status").textContent = "Connection lost: trying again…";
+      document.getElementById("status").textContent = t("connection-lost");
       setTimeout(connect, 1000);
     });
   }
@@ -755,8 +809,8 @@
     if (message.type === "layout") {
       layout = message;
       body.dataset.mode = layout.mode;
-      document.getElementById("mode").textContent =
-        layout.mode === "sim" ? "simulated board" : "companion of the board (read-only)";
+      applyWords();
+      document.getElementById("mode").textContent = t(layout.mode === "sim" ? "mode-sim" : "mode-companion");
       rebuild();
     } else if (message.type === "state") {
       state = message;
