@@ -22,6 +22,7 @@ from bgpi.engine import Seat as SeatChoice
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.simple import worth
 from bgpi.gamelog import GameLog
+from bgpi.i18n import _
 from bgpi.records import GameEnded, MatchStarted, Record, Seat
 from bgpi.rules import Match, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
@@ -82,14 +83,18 @@ def play_match(
     if isinstance(match, MatchStarted):
         match = replace(match, seats=(seats[0], seats[1]))
     elif match and isinstance(match[0], MatchStarted) and match[0].seats != seats:
+        resumed = _(
+            "the match resumed seats {white} and {black}, not {new_white} and {new_black}: give "
+            "--white and --black as when it began"
+        )
+        white, black = match[0].seats
         raise ValueError(
-            f"the match resumed seats {match[0].seats[0]} and {match[0].seats[1]}, not "
-            f"{seats[0]} and {seats[1]}: give --white and --black as when it began"
+            resumed.format(white=white, black=black, new_white=seats[0], new_black=seats[1])
         )
     sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
     sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
     printer = _Printer(sim, say)
-    for _ in range(MAX_ACTIONS):
+    for _action in range(MAX_ACTIONS):
         printer.flush()
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
@@ -191,7 +196,7 @@ def give_word(sim: SimTable) -> None:
 
 def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
     """Several plays look the same to the sensors: step to the one made, and confirm it."""
-    for _ in range(len(sim.table.candidates)):
+    for _candidate in range(len(sim.table.candidates)):
         if sim.phase is not Phase.CONFIRM:
             return
         tracker = sim.table.tracker
@@ -214,7 +219,7 @@ class _Printer:
             for record in sim.driver.log:
                 self.log.add(record)
             self.seen, self.printed = len(sim.driver.log), self.log.complete
-            say(f"resuming: {sim.match}")
+            say(_("resuming: {match}").format(match=sim.match))
 
     def flush(self) -> None:
         records = self.sim.driver.log

@@ -16,10 +16,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
+from typing import Final
 
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.hal.api import FaultEvent
+from bgpi.i18n import N_
 from bgpi.records import MatchStarted, Played, Record
 from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
@@ -45,6 +47,16 @@ class LinkState(Enum):
     OFFLINE = "the broker cannot be reached"
     PAUSED = "paused"
     OVER = "the match is over"
+
+
+LINK_WORDS: Final = {
+    LinkState.CONNECTED: N_("connected"),
+    LinkState.WAITING: N_("waiting for the other board"),
+    LinkState.OFFLINE: N_("the broker cannot be reached"),
+    LinkState.PAUSED: N_("paused"),
+    LinkState.OVER: N_("the match is over"),
+}
+"""The link's state as the companion page says it (the enum's value is its identifier)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bgpi.config import Config
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.records import MatchStarted
@@ -94,7 +95,7 @@ def run_remote_sim(
         def ready(address: Address) -> None:
             print(f"bgpi sim: {address.url}", flush=True)
             if token is not None:
-                print("bgpi sim: bound to the network: every request needs the token above")
+                print("bgpi sim: " + _("bound to the network: every request needs the token above"))
             seat = f"{side_name(game.side)} against a remote board, match {game.pairing.code}"
             print(f"bgpi sim: {seat}", flush=True)
 

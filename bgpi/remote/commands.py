@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bgpi.config import Config
+from bgpi.i18n import _
+from bgpi.phrases import players
 from bgpi.records import MatchStarted
 from bgpi.remote.broker import Broker
 from bgpi.remote.pairing import Pairing, side_of
@@ -52,11 +54,14 @@ def remote_demo(game: RemoteGame, match: MatchStarted, args: argparse.Namespace)
     print(f"bgpi demo --remote, match {game.pairing.code}, seed {game.seed}", flush=True)
     sim = play_remote(game, match, state_dir=state_dir, say=lambda text: print(text, flush=True))
     score, names = sim.match.score, sim.table.names
-    print(f"\nfinal score: {names[0]} {score[0]}, {names[1]} {score[1]}", flush=True)
+    final = _("final score: {white} {white_score}, {black} {black_score}")
+    white, black = players(names)
+    print()
+    print(final.format(white=white, white_score=score[0], black=black, black_score=score[1]))
     club = args.club or ""
     if club:
         publish_result(game.broker, club, sim.driver.log, board=game.pairing.client_id(game.side))
-        print(f"published the result to club {club}")
+        print(_("published the result to club {club}").format(club=club))
     return OK
 
 
@@ -68,7 +73,7 @@ def club_results(config: Config, args: argparse.Namespace) -> int:
         raise ValueError("no club: give --club NAME or set [remote] club")
     results = fetch_results(broker_of(config, args.broker), club)
     if not results:
-        print(f"no results in club {club}")
+        print(_("no results in club {club}").format(club=club))
     for result in results:
         print(result.line())
     return OK

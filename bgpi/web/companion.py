@@ -21,7 +21,10 @@ from typing import TYPE_CHECKING, Any, Final
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.gamelog import current_match
+from bgpi.i18n import _
+from bgpi.phrases import COLOURS
 from bgpi.records import Record
+from bgpi.remote.board import LINK_WORDS
 from bgpi.remote.pairing import side_name
 from bgpi.store import Journal
 from bgpi.table import Table
@@ -76,7 +79,7 @@ class Companion:
                 await self._stop.wait()
 
         self._serving = thread.submit(main())
-        self._serving.add_done_callback(lambda _: bound.set())
+        self._serving.add_done_callback(lambda _future: bound.set())
         bound.wait(START_TIMEOUT)
         if self.address is None:
             self.close()
@@ -120,6 +123,8 @@ class Companion:
             "code": status.code,
             "side": side_name(status.side),
             "state": status.state.value,
+            "side_words": _(COLOURS[status.side]),
+            "state_words": _(LINK_WORDS[status.state]),
             "reason": status.reason,
             "qr": self._qr[status.code],
         }

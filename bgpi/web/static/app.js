@@ -589,12 +589,12 @@
     document.getElementById("remote-box").hidden = !remote;
     if (!remote) return;
     document.getElementById("remote-code").textContent = remote.code;
-    document.getElementById("remote-side").textContent = remote.side;
+    document.getElementById("remote-side").textContent = remote.side_words || remote.side;
     const qr = document.getElementById("remote-qr");
     const source = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(remote.qr)}`;
     if (qr.getAttribute("src") !== source) qr.src = source;
     document.getElementById("remote-state").textContent =
-      remote.reason ? `${remote.state}: ${remote.reason}` : remote.state;
+      remote.reason ? `${remote.state_words}: ${remote.reason}` : remote.state_words;
   }
 
   function showError(message) {
