@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from bgpi.engine.api import Engine, EngineError, GameAnalysis, MatchAnalysis, PlayerRating
+from bgpi.i18n import _
+from bgpi.phrases import player
 from bgpi.records import Record
 
 _SCHEMA: Final = """CREATE TABLE IF NOT EXISTS analyses (
@@ -124,20 +126,35 @@ def _players(raw: Sequence[dict[str, Any]]) -> tuple[PlayerRating, PlayerRating]
 
 def report(analysis: MatchAnalysis) -> list[str]:
     """The analysis as lines for people: per game, then the match."""
-    lines = [f"analysed by {analysis.engine}"]
+    lines = [_("analysed by {engine}").format(engine=analysis.engine)]
     for game in analysis.games:
-        lines.append(f"game {game.number} (score {game.score[0]}-{game.score[1]}):")
+        white_score, black_score = game.score
+        heading = _("game {number} (score {white_score}-{black_score}):")
+        lines.append(
+            heading.format(number=game.number, white_score=white_score, black_score=black_score)
+        )
         lines.extend(f"  {_rated(player)}" for player in game.players)
-    lines.append("match:")
+    lines.append(_("match:"))
     lines.extend(f"  {_rated(player)}" for player in analysis.match)
     return lines
 
 
 def _rated(p: PlayerRating) -> str:
-    return (
-        f"{p.name}: error rate {p.error_rate:.1f} per decision ({p.rating}); "
-        f"{p.moves} plays, {p.chequer_error:.0f} lost; {p.cube_decisions} cube decisions, "
-        f"{p.cube_error:.0f} lost; luck {p.luck:+.1f} per move ({p.luck_rating})"
+    line = _(
+        "{name}: error rate {error_rate} per decision ({rating}); {plays} plays, {play_loss} "
+        "lost; {cube_decisions} cube decisions, {cube_loss} lost; luck {luck} per move "
+        "({luck_rating})"
+    )
+    return line.format(
+        name=player(p.name),
+        error_rate=f"{p.error_rate:.1f}",
+        rating=_(p.rating),
+        plays=p.moves,
+        play_loss=f"{p.chequer_error:.0f}",
+        cube_decisions=p.cube_decisions,
+        cube_loss=f"{p.cube_error:.0f}",
+        luck=f"{p.luck:+.1f}",
+        luck_rating=_(p.luck_rating),
     )
 
 
@@ -175,6 +192,6 @@ class Analyst:
             try:
                 analysed(self.store, match_id, records, self.engine)
             except (EngineError, sqlite3.Error, ValueError) as exc:
-                self.say(f"match {match_id} not analysed: {exc}")
+                self.say(_("match {id} not analysed: {error}").format(id=match_id, error=exc))
             else:
                 self.done.append((match_id, len(records)))

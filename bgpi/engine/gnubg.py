@@ -20,23 +20,31 @@ from bgpi.engine.check import checked_play
 from bgpi.engine.levels import Level
 from bgpi.engine.process import GnubgProcess
 from bgpi.export import export_mat
+from bgpi.i18n import N_
 from bgpi.records import Record
 from bgpi.rules import Match, Play, Position
 from bgpi.rules.result import GameResult
 
 # gnubg's words for an error rate and for luck (its aszRating and aszLuckRating), indexed by
-# what gnubg.errorrating and gnubg.luckrating return.
+# what gnubg.errorrating and gnubg.luckrating return; kept in English in the analysis, shown
+# in the players' language.
 RATINGS: Final = (
-    "Awful!",
-    "Beginner",
-    "Casual player",
-    "Intermediate",
-    "Advanced",
-    "Expert",
-    "World class",
-    "Supernatural",
+    N_("Awful!"),
+    N_("Beginner"),
+    N_("Casual player"),
+    N_("Intermediate"),
+    N_("Advanced"),
+    N_("Expert"),
+    N_("World class"),
+    N_("Supernatural"),
 )
-LUCK_RATINGS: Final = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
+LUCK_RATINGS: Final = (
+    N_("Go to bed"),
+    N_("Bad dice, man!"),
+    N_("None"),
+    N_("Good dice, man!"),
+    N_("Go to Las Vegas"),
+)
 _SURE: Final = 1e-6  # gnubg's 0-ply never says exactly 0 or 1 of a race it has not solved
 
 
