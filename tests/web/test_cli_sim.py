@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import JOURNAL_NAME
 from bgpi.cli import build_parser
 from bgpi.records import MatchStarted
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from tests.web.webclient import get, receive_until, send, socket
 
 
