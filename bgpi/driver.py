@@ -17,6 +17,7 @@ from typing import Protocol
 from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
@@ -137,7 +138,8 @@ class Driver:
         if step.hint is not None and self.hint is not None:
             self.hint(step.hint)
         if isinstance(event, Hinted) and self.table.hint is event:
-            log.info("hint for %s: %s", self.table.names[event.player], event.words())
+            name = self.table.names[event.player]
+            log.info("%s", _("hint for {name}: {hint}").format(name=name, hint=event.words()))
         if step.dice is not None:
             request = step.dice
             values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
