@@ -42,11 +42,22 @@ from bgpi.reload import ConfigWatch, with_rules_of
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import JOURNAL_NAME, Journal, JournalError, corrupt
-from bgpi.table import Chosen, Decided, DecisionRequest, Phase, Table, TableConfig, waiting
+from bgpi.table import (
+    Chosen,
+    Decided,
+    DecisionRequest,
+    Hinted,
+    HintRequest,
+    Phase,
+    Table,
+    TableConfig,
+    waiting,
+)
 
 if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis needs them
     from bgpi.analysis import Analyst
     from bgpi.engine import Engine
+    from bgpi.engine.seat import EngineSeat
     from bgpi.engine.worker import Answer, EngineWorker
 
 if TYPE_CHECKING:
@@ -116,6 +127,7 @@ def table_config(config: Config) -> TableConfig:
         long_press=config.buttons.long_press_ms / 1000,
         accept_illegal=not config.rules.demand_correction,
         next_match=config.match_record().rules(),
+        hints=config.seats.hints,
     )
 
 
@@ -210,12 +222,13 @@ class App:
                 self.config.style,
                 log=journal.records(),
                 ask=self._ask,
+                hint=self._hint,
             )
             self._seat_remote(link, self.driver, journal)
-            self.worker = self._seat_engines(table, engines, stack)
+            self._stack = stack
+            self.worker = self._seat_engines(table, engines)
             if self.hands:
                 self.hands.start(self.driver, journal, self.stop)
-            self._stack = stack
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
             log.info("ready: %s, phase %s", table.match, table.phase.value)
@@ -280,7 +293,7 @@ class App:
 
     @staticmethod
     def _dispatch(driver: Driver, event: Event | Answer) -> None:
-        if isinstance(event, Decided | Chosen):
+        if isinstance(event, Decided | Chosen | Hinted):
             driver.dispatch(event)
         else:
             driver.handle(event)
@@ -404,12 +417,32 @@ class App:
         if self.worker is not None and self.driver is not None:
             self.worker.ask(request, self.driver.table)
 
-    def _seat_engines(
-        self, table: Table, engines: dict[int, Engine], stack: ExitStack
-    ) -> EngineWorker | None:
+    def _hint(self, request: HintRequest) -> None:
+        """A person asks for a hint: the engine's thread answers into the loop's queue (the
+        thread started with the first hint where no engine seat started it)."""
+        if self.worker is None:
+            self.worker = self._start_worker({})
+        if self.driver is not None:
+            self.worker.hint(request, self.driver.table)
+
+    def _start_worker(self, seats: dict[int, EngineSeat]) -> EngineWorker:
+        """The engine's thread for ``seats``, and for the hints where the config gives any."""
+        from bgpi.engine.levels import Level  # noqa: PLC0415
+        from bgpi.engine.seats import gnubg_advisor  # noqa: PLC0415
+        from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
+
+        advisor = None
+        if self.config.seats.hints:
+            level = Level.parse(self.config.seats.hint_level)
+            advisor = gnubg_advisor(level, say=log.warning, timeout=self.config.seats.timeout_s)
+        worker = EngineWorker(seats, self.events.put, advisor=advisor)
+        assert self._stack is not None  # started inside run
+        self._stack.callback(worker.close)
+        return worker
+
+    def _seat_engines(self, table: Table, engines: dict[int, Engine]) -> EngineWorker | None:
         """The thread that answers for the match's engine seats, if it has any."""
         from bgpi.engine.seat import EngineSeat  # noqa: PLC0415
-        from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
 
         seats: dict[int, EngineSeat] = {}
         for player in (0, 1):
@@ -427,9 +460,7 @@ class App:
             for engine in engines.values():
                 engine.close()
             return None
-        worker = EngineWorker(seats, self.events.put)
-        stack.callback(worker.close)
-        return worker
+        return self._start_worker(seats)
 
     def handle_signals(self) -> None:
         """Stop cleanly on SIGTERM (systemd) and SIGINT (Ctrl-C)."""

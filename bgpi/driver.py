@@ -17,11 +17,23 @@ from typing import Protocol
 from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
-from bgpi.table import DecisionRequest, DiceRolled, Event, Fault, Press, Seen, Table, Tick
+from bgpi.table import (
+    DecisionRequest,
+    DiceRolled,
+    Event,
+    Fault,
+    Hinted,
+    HintRequest,
+    Press,
+    Seen,
+    Table,
+    Tick,
+)
 from bgpi.view import scene_of
 from bgpi.words import RGB
 
@@ -79,6 +91,8 @@ class Driver:
     # Told when the table waits for a seat that is not a person here (the engine, a remote
     # board); its answer comes back as an event through dispatch, never from inside ask.
     ask: Callable[[DecisionRequest], None] | None = None
+    # Told when a person here asks for a hint; the answer comes back as an event (Hinted).
+    hint: Callable[[HintRequest], None] | None = None
     _due: float | None = None  # when a blinking light next changes the frame
     _scene: Scene | None = None  # what the frame shows
 
@@ -121,6 +135,11 @@ class Driver:
             log.warning("refused: %s", step.refused)
         if step.request is not None and self.ask is not None:
             self.ask(step.request)
+        if step.hint is not None and self.hint is not None:
+            self.hint(step.hint)
+        if isinstance(event, Hinted) and self.table.hint is event:
+            name = self.table.names[event.player]
+            log.info("%s", _("hint for {name}: {hint}").format(name=name, hint=event.words()))
         if step.dice is not None:
             request = step.dice
             values = self.dice.roll() if request.count == 2 else (self.dice.die(),)

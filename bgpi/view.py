@@ -11,7 +11,7 @@ from bgpi.lights.scene import Scene
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.tracker import Kind
-from bgpi.table import Phase, Table, active_rows
+from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
@@ -128,7 +128,22 @@ def _moving(table: Table, scene: Scene) -> Scene:
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
     if reading.complete and not node.moves:
         return replace(scene, alert="no move")
-    return scene
+    return _hint(table, scene)
+
+
+def _hint(table: Table, scene: Scene) -> Scene:
+    """The engine's play a person asked for, lit as a guided play lights the computer's
+    (the checker to lift blinks, its destination shows), over a board at rest: once a
+    checker is lifted the tracker's own destinations show, so any legal play is still
+    guided."""
+    move, turn = lit_move(table), table.match.turn
+    if move is None or turn is None:
+        return scene
+    return replace(
+        scene,
+        lifted=frozenset({zone_of(turn, move.src)}),
+        destinations=frozenset({zone_of(turn, move.dst)}),
+    )
 
 
 def _confirm(table: Table, scene: Scene) -> Scene:

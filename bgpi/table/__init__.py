@@ -18,6 +18,7 @@ from bgpi.table.events import (
     TableConfig,
     Tick,
 )
+from bgpi.table.hints import Advice, Hinted, HintKind, HintRequest, Moment, lit_move, moment_of
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -44,6 +45,7 @@ __all__ = [
     "LONG_PRESS",
     "ROWS",
     "WHITE",
+    "Advice",
     "Ask",
     "BeforeRoll",
     "Choosing",
@@ -61,10 +63,14 @@ __all__ = [
     "GameResult",
     "Guided",
     "Held",
+    "HintKind",
+    "HintRequest",
+    "Hinted",
     "Hold",
     "Illegal",
     "Intent",
     "MatchOver",
+    "Moment",
     "Moving",
     "Opening",
     "Phase",
@@ -82,6 +88,8 @@ __all__ = [
     "Tick",
     "Who",
     "active_rows",
+    "lit_move",
+    "moment_of",
     "rows_of",
     "waiting",
 ]

@@ -9,6 +9,7 @@ from bgpi.records import Record
 from bgpi.rules import MatchRules
 from bgpi.sensing.board import Observation
 from bgpi.sensing.settle import DEFAULT_SETTLE
+from bgpi.table.hints import Hinted, HintRequest
 from bgpi.table.seats import Chosen, Decided, DecisionRequest
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class Fault:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled | Fault | Decided | Chosen
+Event = Seen | Tick | Press | DiceRolled | Fault | Decided | Chosen | Hinted
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +76,16 @@ class DiceRequest:
 class Step:
     """What one event led to: the next table, the records it decided (in order: the shell
     journals them before it shows anything), the dice it wants rolled, the decision it now
-    waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), and why a
-    seat's answer was refused."""
+    waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), why a
+    seat's answer was refused, and the hint a person here asked for
+    (:mod:`bgpi.table.hints`)."""
 
     table: Table
     records: tuple[Record, ...] = ()
     dice: DiceRequest | None = None
     request: DecisionRequest | None = None
     refused: str | None = None
+    hint: HintRequest | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,8 @@ class TableConfig:
     # None: the last match's rules. The shell rebuilds the table's config between matches,
     # so a config edited mid-match takes effect for the next match only.
     next_match: MatchRules | None = None
+    # The players (0 White, 1 Black) who may ask the engine for a hint at the board.
+    hints: frozenset[int] = frozenset()
 
 
 def chain(first: Step, second: Step) -> Step:
@@ -106,4 +111,4 @@ def chain(first: Step, second: Step) -> Step:
     return Step(second.table, first.records + second.records, second.dice)
 
 
-__all__ = ["Chosen", "Decided", "DecisionRequest"]
+__all__ = ["Chosen", "Decided", "DecisionRequest", "HintRequest", "Hinted"]

@@ -21,6 +21,7 @@ from typing import Final
 from bgpi.gamelog import log_entries
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
@@ -162,14 +163,18 @@ def status(table: Table, scene: Scene) -> str:
             f"The {source} stopped answering ({message}): nothing is decided until they are back."
         )
     rows = active_rows(table)
-    words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
-    held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
+    words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
     if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = "The board is wrong: take away what blinks red, add where blue winks."
         if words:
             line += f" Or {_either(words)}."
     else:
         line = _SENTENCES[table.phase](table, scene, words)
+    if table.hint is not None:  # the engine's hint a person asked for, while it holds
+        line = _("{line} Hint for {name}: {hint}.").format(
+            line=line, name=table.names[table.hint.player], hint=table.hint.words()
+        )
     # Held meanings have no light of their own (the button shows its short one): say them.
     if not held:
         return line
