@@ -21,6 +21,7 @@ from typing import Final
 from bgpi.gamelog import log_entries
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
@@ -28,6 +29,7 @@ from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.table.buttons import illegal_refused
 from bgpi.table.options import Option, value_of
 from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
@@ -166,6 +168,11 @@ def status(table: Table, scene: Scene) -> str:
     held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
     if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = "The board is wrong: take away what blinks red, add where blue winks."
+        if illegal_refused(table):
+            line += " " + _(
+                "Against a remote board an illegal play is always corrected: the other board"
+                " cannot check it, so only a legal play is sent."
+            )
         if words:
             line += f" Or {_either(words)}."
     else:
