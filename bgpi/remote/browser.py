@@ -43,6 +43,7 @@ class RemoteSimSession(SimSession):
         super().__init__(sim, ledmap, style)
         self.link, self.side = link, link.session.side
         self.seat = RemoteSeat(link, sim.driver, sim.clock, self._redo)
+        self.seat.be_patient()  # the page goes on while the dice are drawn with the other board
 
     def catch_up(self) -> None:
         super().catch_up()
@@ -68,8 +69,9 @@ class RemoteSimSession(SimSession):
         make(self.sim, intent, self.side)
 
     def follow(self) -> None:
-        """Read the broker; send what my seat did; hand the table the other seat's intent."""
-        self.seat.follow()
+        """Read the broker; the dice once drawn; send what my seat did; hand the table the
+        other seat's intent. A broker gone and a pause show as the remote fault."""
+        self.seat.poll()
 
 
 def run_remote_sim(

@@ -28,7 +28,17 @@ from bgpi.lights.scene import Scene
 from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.table import (
+    Guided,
+    Hold,
+    Illegal,
+    Phase,
+    Resigning,
+    ResignPending,
+    Rolling,
+    Table,
+    active_rows,
+)
 from bgpi.table.buttons import illegal_refused
 from bgpi.table.options import Option, value_of
 from bgpi.table.phases import Choosing
@@ -175,6 +185,8 @@ def status(table: Table, scene: Scene) -> str:
             )
         if words:
             line += f" Or {_either(words)}."
+        if table.phase is Phase.ROLLING:
+            line = f"{_rolling(table, scene, words)} {line}"
     else:
         line = _SENTENCES[table.phase](table, scene, words)
     # Held meanings have no light of their own (the button shows its short one): say them.
@@ -199,6 +211,19 @@ def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
 
 def _before_roll(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{_on_roll(table)} {_either(words)}."
+
+
+def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Rolling)
+    name = table.names[at.player]
+    if at.count == 1:
+        return _(
+            "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
+        ).format(name=name)
+    return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
+        name=name
+    )
 
 
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
@@ -294,6 +319,7 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.SETUP: _setup,
     Phase.OPENING: _opening,
     Phase.BEFORE_ROLL: _before_roll,
+    Phase.ROLLING: _rolling,
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,
