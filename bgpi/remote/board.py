@@ -19,6 +19,7 @@ from pathlib import Path
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.hal.api import FaultEvent
+from bgpi.i18n import N_
 from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled
 from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
@@ -38,11 +39,13 @@ RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other boa
 
 
 class LinkState(Enum):
-    CONNECTED = "connected"
-    WAITING = "waiting for the other board"
-    OFFLINE = "the broker cannot be reached"
-    PAUSED = "paused"
-    OVER = "the match is over"
+    """The link as the page shows it (the value is also its words: ``_()`` when shown)."""
+
+    CONNECTED = N_("connected")
+    WAITING = N_("waiting for the other board")
+    OFFLINE = N_("the broker cannot be reached")
+    PAUSED = N_("paused")
+    OVER = N_("the match is over")
 
 
 @dataclass(frozen=True, slots=True)
