@@ -281,15 +281,12 @@ class App:
         if self.remote is None:
             self._dispatch(driver, event)
             return
-        from bgpi.remote.board import StoppedError  # noqa: PLC0415 (a remote match only)
-        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415
+        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415 (a remote match only)
 
         try:
             self._dispatch(driver, event)
-        except MatchPausedError as exc:  # while the dice were drawn with the other board
+        except MatchPausedError as exc:  # as the dice began to be drawn with the other board
             self.remote.paused_by(exc)
-        except StoppedError:
-            log.info("stopped while waiting for the other board's dice")
 
     @staticmethod
     def _dispatch(driver: Driver, event: Event | Answer) -> None:
@@ -314,19 +311,14 @@ class App:
 
     def _seat_remote(self, link: Link | None, driver: Driver, journal: Journal) -> None:
         """The other board's seat: its word read at every turn of the loop, the dice drawn
-        with it. While the loop waits for the dice, the watchdog is fed and the page shows
-        the wait."""
+        with it while the loop goes on (the board, the buttons, the page and the watchdog
+        all served meanwhile)."""
         if link is None:
             return
         from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
 
-        def waiting() -> None:
-            self.notifier.alive()
-            if self.observer:
-                self.observer(driver, journal)
-
         self.remote = RemoteSeat(link, driver, time.monotonic)
-        self.remote.be_patient(self.stop, waiting)
+        self.remote.be_patient()
 
     def remote_status(self) -> RemoteStatus | None:
         """A remote match's state for the page (on the loop's thread); None: not one."""

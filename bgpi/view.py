@@ -22,6 +22,7 @@ from bgpi.table.phases import (
     Moving,
     Resigning,
     ResignPending,
+    Rolling,
 )
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
@@ -47,6 +48,7 @@ def scene_of(table: Table) -> Scene:
         Phase.SETUP: _setup,
         Phase.OPENING: _opening,
         Phase.BEFORE_ROLL: _before_roll,
+        Phase.ROLLING: _rolling,
         Phase.DOUBLED: _doubled,
         Phase.MOVING: _moving,
         Phase.CONFIRM: _confirm,
@@ -107,6 +109,14 @@ def _opening(table: Table, scene: Scene) -> Scene:
 
 
 def _before_roll(table: Table, scene: Scene) -> Scene:
+    return _guidance(table, replace(scene, dice=(), dice_left=()))
+
+
+def _rolling(table: Table, scene: Scene) -> Scene:
+    """The dice on their way from the other board: what the phase before showed (a wrong
+    board, a lifted checker), with no button lit, for none decides anything now."""
+    at = table.at
+    assert isinstance(at, Rolling)
     return _guidance(table, replace(scene, dice=(), dice_left=()))
 
 

@@ -8,6 +8,7 @@ from bgpi.table.buttons import ROWS, Hold, Intent, Row, Who, active_rows, rows_o
 from bgpi.table.core import Held, Table
 from bgpi.table.events import (
     LONG_PRESS,
+    DiceDrawing,
     DiceRequest,
     DiceRolled,
     Event,
@@ -35,6 +36,7 @@ from bgpi.table.phases import (
     PhaseState,
     Resigning,
     ResignPending,
+    Rolling,
     Setup,
 )
 from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
@@ -53,6 +55,7 @@ __all__ = [
     "Confirm",
     "Decided",
     "DecisionRequest",
+    "DiceDrawing",
     "DiceRequest",
     "DiceRolled",
     "Doubled",
@@ -78,6 +81,7 @@ __all__ = [
     "Press",
     "ResignPending",
     "Resigning",
+    "Rolling",
     "Row",
     "Seat",
     "Seen",

@@ -27,7 +27,8 @@ doubled    the other   CUBE   held  hint: take, drop or beaver?    hints on for 
 moving     on roll     ROLL   short end the turn                   a complete play shown
 moving     on roll     ROLL   short end the turn as it stands      the board is wrong and
                                                                    illegal plays may be
-                                                                   accepted (config)
+                                                                   accepted (config; never
+                                                                   against a remote board)
 moving     on roll     CUBE   held  choose a resignation
 moving     on roll     ROLL   held  hint: gnubg's play, lit        hints on for the seat,
                                                                    no checker moved yet,
@@ -189,9 +190,26 @@ def _cannot_move(table: Table, player: int) -> bool:
 
 
 def _illegal_may_end(table: Table, player: int) -> bool:
+    return _wrong(table) and table.config.accept_illegal and not _against_remote(table, player)
+
+
+def _wrong(table: Table) -> bool:
     at = table.at
-    wrong = isinstance(at, Moving) and at.reading is not None and at.reading.kind is Kind.WRONG
-    return wrong and table.config.accept_illegal
+    return isinstance(at, Moving) and at.reading is not None and at.reading.kind is Kind.WRONG
+
+
+def _against_remote(table: Table, player: int) -> bool:
+    """Whether an illegal play of ``player``'s can only be corrected, never accepted: against
+    a remote board, whose hands could not make a position its rules refuse and whose person
+    cannot see this board to judge it (as online servers do, only legal plays are sent)."""
+    return table.seats[1 - player] is Seat.REMOTE
+
+
+def illegal_refused(table: Table) -> bool:
+    """The board shows a play no legal play leads to, and it may not end the turn as it
+    stands because the other seat is a remote board (the status line says why)."""
+    turn = table.match.turn
+    return turn is not None and _wrong(table) and _against_remote(table, turn)
 
 
 def unseen_lit(table: Table, player: int = 0) -> bool:

@@ -55,6 +55,7 @@ from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of, unseen_lit
 from bgpi.table.events import (
+    DiceDrawing,
     DiceRequest,
     DiceRolled,
     Event,
@@ -86,6 +87,7 @@ from bgpi.table.phases import (
     PhaseState,
     Resigning,
     ResignPending,
+    Rolling,
     Setup,
 )
 from bgpi.table.seats import Chosen, Decided, waiting
@@ -156,7 +158,8 @@ class Table:
     @property
     def opening(self) -> tuple[int | None, int | None]:
         """Each player's opening die rolled so far."""
-        return self.at.dice if isinstance(self.at, Opening) else (None, None)
+        at = self.at.back if isinstance(self.at, Rolling) else self.at
+        return at.dice if isinstance(at, Opening) else (None, None)
 
     @property
     def tracker(self) -> TurnTracker | None:
@@ -367,8 +370,8 @@ class Table:
     def _handle(self, event: Event) -> Step:
         if isinstance(event, Seen | Tick):
             return self._seen(event)
-        if isinstance(event, DiceRolled):
-            return self._dice(event.player, event.dice)
+        if isinstance(event, DiceRolled | DiceDrawing):
+            return self._dice_event(event)
         if isinstance(event, Fault):
             faults = tuple(f for f in self.faults if f[0] != event.source)
             if event.message is not None:
@@ -438,7 +441,17 @@ class Table:
             table = table.apply(record)
         return Step(table._read(), records)
 
+    def _dice_event(self, event: DiceRolled | DiceDrawing) -> Step:
+        if isinstance(event, DiceRolled):
+            return self._dice(event.player, event.dice)
+        at = self.at  # the dice asked for come later, drawn with another board
+        if not isinstance(at, Opening | BeforeRoll):
+            raise ValueError(f"dice for player {event.player} drawn in phase {self.phase.value}")
+        return Step(replace(self, at=Rolling(event.player, event.count, at)))
+
     def _dice(self, player: int, dice: tuple[int, ...]) -> Step:
+        if isinstance(self.at, Rolling):  # drawn with another board: they came
+            return replace(self, at=self.at.back)._dice(player, dice)
         if self.phase is Phase.OPENING and len(dice) == 1:
             record = OpeningDie(player, dice[0])
             table = self.apply(record)

@@ -53,6 +53,16 @@ class DiceRolled:
 
 
 @dataclass(frozen=True, slots=True)
+class DiceDrawing:
+    """The dice asked for ``player`` are being drawn with another board: they come later,
+    as :class:`DiceRolled`; until then the table decides nothing."""
+
+    player: int
+    count: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
 class Fault:
     """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
 
@@ -61,7 +71,7 @@ class Fault:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled | Fault | Decided | Chosen | Hinted
+Event = Seen | Tick | Press | DiceRolled | DiceDrawing | Fault | Decided | Chosen | Hinted
 
 
 @dataclass(frozen=True, slots=True)
