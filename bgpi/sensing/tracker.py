@@ -91,6 +91,7 @@ class TurnTracker:
 
     def __init__(self, start: Position, roll: Roll, mover: int, caps: Sequence[int]) -> None:
         self.start, self.roll, self.mover = start, roll, mover
+        self.caps: Observation = tuple(caps)  # slots per zone, indexed like an observation
         self._zones = _frame_zones(mover)
         self._caps = bytes(caps[zone] for zone in self._zones)
         # Adding 127 - cap to each byte sets its top bit exactly where a count passes its cap
