@@ -21,6 +21,7 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
+from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import DecisionRequest, DiceRolled, Event, Fault, Press, Seen, Table, Tick
 from bgpi.view import scene_of
 from bgpi.words import RGB
@@ -119,6 +120,10 @@ class Driver:
         self.table = step.table
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
+        mistake = self.table.mistake
+        if mistake is not None and mistake != before.mistake and step.refused is None:
+            # Once per mistake, not per frame: the settled board changing says it again.
+            log.info("%s", mistake_words(mistake))
         if step.request is not None and self.ask is not None:
             self.ask(step.request)
         if step.dice is not None:
