@@ -147,7 +147,12 @@ def _reading(at: Moving, scene: Scene) -> Scene:
     if reading.kind is Kind.WRONG:
         return _wrong(scene, reading.diff)
     if reading.kind is Kind.IN_FLIGHT:
-        return replace(scene, lifted=reading.lifted, destinations=reading.destinations)
+        # The dice still to play where the hands started from: after a bear-off the sensors
+        # cannot see, the next checker's die, not the one played.
+        left = tracker.node(reading.nodes[0]).dice_left
+        return replace(
+            scene, lifted=reading.lifted, destinations=reading.destinations, dice_left=left
+        )
     node = tracker.node(reading.nodes[0])
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
     if reading.complete and not node.moves:

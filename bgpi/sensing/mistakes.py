@@ -95,10 +95,14 @@ def refusal(
     checker the sensors miss is not in a hand but gone (an over-full bear-off where the trays
     have no switches); else the mistake of a wrong board, or the die still to play."""
     node = reading.nodes[0] if reading.kind is not Kind.WRONG else near
-    ref = _Reference.of(tracker, observation, near)
-    overfull = ref.bear_off(ended=True)
-    if overfull is not None:
+    # Counted from the start of the turn, every checker borne off and the points they left;
+    # too early, from the last legal state (a checker may have come home since the start).
+    overfull = _Reference.of(tracker, observation, 0).bear_off(ended=True)
+    if overfull is not None and overfull.kind is MistakeKind.OVERFULL_BEAR_OFF:
         return overfull
+    early = _Reference.of(tracker, observation, near).bear_off(ended=True)
+    if early is not None:
+        return early
     if reading.kind is Kind.WRONG:
         found = diagnose(tracker, observation, reading, near)
         assert found is not None  # a wrong board always gets a mistake
