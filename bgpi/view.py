@@ -137,7 +137,15 @@ def _said(scene: Scene, said: Said | None) -> Scene:
     counted = {zone for zone, _ in (*scene.extra, *scene.missing)}
     extra = scene.extra if point in counted else (*scene.extra, (point, 1))
     missing = scene.missing if bar in counted else (*scene.missing, (bar, 1))
-    return replace(scene, extra=extra, missing=missing, alert="wrong")
+    # Where the hitter might go on is no longer the question: the lights show the hit alone.
+    return replace(
+        scene,
+        extra=extra,
+        missing=missing,
+        lifted=frozenset(),
+        destinations=frozenset(),
+        alert="wrong",
+    )
 
 
 def _reading(at: Moving, scene: Scene) -> Scene:
