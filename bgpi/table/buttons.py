@@ -8,7 +8,7 @@ status line (:mod:`bgpi.web.view`) all read :func:`active_rows`, so a new gestur
 and a prompt cannot say what a press does not do.
 
 A button whose held row is active waits for its release to tell short from held (its short
-meaning then acts on release); every other button acts when it goes down. No row applies
+meaning then acts on release); every other button acts when it goes down. No press acts
 while the sensors are down (a stale board decides nothing), so no button is lit then; a
 press with no row does nothing, and a ROLL refused while moving says why
 (:func:`bgpi.sensing.mistakes.refusal`).
@@ -275,8 +275,10 @@ def _whose(row: Row, table: Table) -> tuple[int, ...]:
 
 def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[int, Row], ...]:
     """The rows that apply now, each with the player whose button it is, in table order:
-    only the buttons of people at this board, unless ``people_only`` is False."""
-    if table.sensors_down:
+    only the buttons of people at this board, unless ``people_only`` is False. While the
+    sensors are down no person's press acts (:meth:`~bgpi.table.core.Table._press`), so
+    none is lit; a seat elsewhere decides on the journal's position, not the board."""
+    if people_only and table.sensors_down:
         return ()
     return tuple(
         (player, row)
