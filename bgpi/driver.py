@@ -22,6 +22,7 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
+from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import (
     DecisionRequest,
     DiceDrawing,
@@ -146,6 +147,10 @@ class Driver:
         self.table = step.table
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
+        mistake = self.table.mistake
+        if mistake is not None and mistake != before.mistake and step.refused is None:
+            # Once per mistake, not per frame: the settled board changing says it again.
+            log.info("%s", mistake_words(mistake))
         if step.request is not None and self.ask is not None:
             self.ask(step.request)
         if step.hint is not None and self.hint is not None:

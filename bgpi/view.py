@@ -10,6 +10,7 @@ from dataclasses import replace
 from bgpi.lights.scene import Scene
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
+from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold
@@ -23,6 +24,7 @@ from bgpi.table.phases import (
     Resigning,
     ResignPending,
     Rolling,
+    Said,
 )
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
@@ -127,13 +129,48 @@ def _doubled(table: Table, scene: Scene) -> Scene:
 def _moving(table: Table, scene: Scene) -> Scene:
     at = table.at
     assert isinstance(at, Moving)
+    return _said(_reading(table, at, scene), at.said)
+
+
+def _said(scene: Scene, said: Said | None) -> Scene:
+    """A mistake explained: its points flash for a moment; a hit left undone also shows
+    where the blot goes, as a wrong board shows it (take it from its point, add it on the
+    bar), while the board is still legal so far."""
+    if said is None:
+        return scene
+    mistake = said.mistake
+    if said.flashing:
+        scene = replace(scene, mistake=frozenset(mistake.zones))
+    if mistake.kind is not MistakeKind.HIT_UNDONE:
+        return scene
+    point, bar = mistake.zones
+    counted = {zone for zone, _ in (*scene.extra, *scene.missing)}
+    extra = scene.extra if point in counted else (*scene.extra, (point, 1))
+    missing = scene.missing if bar in counted else (*scene.missing, (bar, 1))
+    # Where the hitter might go on is no longer the question: the lights show the hit alone.
+    return replace(
+        scene,
+        extra=extra,
+        missing=missing,
+        lifted=frozenset(),
+        destinations=frozenset(),
+        alert="wrong",
+    )
+
+
+def _reading(table: Table, at: Moving, scene: Scene) -> Scene:
     reading, tracker = at.reading, at.tracker
     if reading is None:
         return scene
     if reading.kind is Kind.WRONG:
         return _wrong(scene, reading.diff)
     if reading.kind is Kind.IN_FLIGHT:
-        return replace(scene, lifted=reading.lifted, destinations=reading.destinations)
+        # The dice still to play where the hands started from: after a bear-off the sensors
+        # cannot see, the next checker's die, not the one played.
+        left = tracker.node(reading.nodes[0]).dice_left
+        return replace(
+            scene, lifted=reading.lifted, destinations=reading.destinations, dice_left=left
+        )
     node = tracker.node(reading.nodes[0])
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
     if reading.complete and not node.moves:

@@ -10,15 +10,20 @@ and a prompt cannot say what a press does not do.
 A button whose held row is active waits for its release to tell short from held (its short
 meaning then acts on release); every other button acts when it goes down. The hint rows
 (:mod:`bgpi.table.hints`) take only gestures free in their phase, and only for a seat the
-config gives hints: for anyone else ROLL before rolling still acts when it goes down.
+config gives hints: for anyone else ROLL before rolling still acts when it goes down. No
+press acts while the sensors are down (a stale board decides nothing), so no button is lit
+then; a press with no row does nothing, and a ROLL refused while moving says why
+(:func:`bgpi.sensing.mistakes.refusal`).
 
 ========== =========== ====== ===== ============================== =====================
 phase      player      button hold  intent                         when
 ========== =========== ====== ===== ============================== =====================
 opening    either      ROLL   short roll my opening die            not rolled yet
-before     on roll     ROLL   short roll
-before     on roll     CUBE   short double                         the rules allow it
-before     on roll     CUBE   held  choose a resignation
+before     on roll     ROLL   short roll                           the board shows the
+                                                                   position (a person's)
+before     on roll     CUBE   short double                         the rules allow it (and
+                                                                   the board, as ROLL)
+before     on roll     CUBE   held  choose a resignation           the board, as ROLL
 before     on roll     ROLL   held  hint: would gnubg double?      hints on for the seat
 doubled    the other   ROLL   short take
 doubled    the other   ROLL   held  beaver                         the rules allow it
@@ -156,8 +161,14 @@ def _opening_die_due(table: Table, player: int) -> bool:
     return isinstance(table.at, Opening) and table.at.dice[player] is None
 
 
+def _board_ready(table: Table, player: int) -> bool:
+    """A person rolls or doubles only once the board shows the position (a seat elsewhere
+    decides on the position itself, and the hands here then make its play)."""
+    return table.seats[player] is not Seat.PERSON or table.board_ok()
+
+
 def _may_double(table: Table, player: int) -> bool:
-    return table.match.may_double(player)
+    return _board_ready(table, player) and table.match.may_double(player)
 
 
 def _may_beaver(table: Table, player: int) -> bool:
@@ -250,11 +261,12 @@ P = Phase
 ROWS: Final = (
     Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, Meaning.ROLL, "presses ROLL",
         _opening_die_due),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, "rolls (ROLL)"),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, "rolls (ROLL)",
+        _board_ready),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, Meaning.DOUBLE, "doubles (CUBE)",
         _may_double),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN,
-        "hold CUBE to resign"),
+        "hold CUBE to resign", _board_ready),
     Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, Meaning.TAKE, "takes (ROLL)"),
     Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, "hold ROLL to beaver",
         _may_beaver),
@@ -315,7 +327,11 @@ def _whose(row: Row, table: Table) -> tuple[int, ...]:
 
 def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[int, Row], ...]:
     """The rows that apply now, each with the player whose button it is, in table order:
-    only the buttons of people at this board, unless ``people_only`` is False."""
+    only the buttons of people at this board, unless ``people_only`` is False. While the
+    sensors are down no person's press acts (:meth:`~bgpi.table.core.Table._press`), so
+    none is lit; a seat elsewhere decides on the journal's position, not the board."""
+    if people_only and table.sensors_down:
+        return ()
     return tuple(
         (player, row)
         for row in ROWS

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from bgpi.i18n import _
 from bgpi.records import (
     PEOPLE,
     Cube,
@@ -51,6 +52,7 @@ from bgpi.rules import (
 )
 from bgpi.rules.errors import RulesError
 from bgpi.sensing.board import BoardDiff, Observation, check_board, counts_of, observe, zone_of
+from bgpi.sensing.mistakes import Mistake, diagnose, mistake_words, refusal
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of, unseen_lit
@@ -88,10 +90,11 @@ from bgpi.table.phases import (
     Resigning,
     ResignPending,
     Rolling,
+    Said,
     Setup,
 )
 from bgpi.table.seats import Chosen, Decided, waiting
-from bgpi.words import BLACK, WHITE
+from bgpi.words import BLACK, ROLL, WHITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +171,14 @@ class Table:
     @property
     def reading(self) -> Reading | None:
         return self.at.reading if isinstance(self.at, Moving) else None
+
+    @property
+    def mistake(self) -> Mistake | None:
+        """The mistake the table explains now: on the board while moving (or why ROLL was
+        refused), or in the illegal play shown."""
+        at = self.at.back if isinstance(self.at, Illegal) else self.at
+        said = at.said if isinstance(at, Moving) else None
+        return said.mistake if said is not None else None
 
     @property
     def candidates(self) -> tuple[int, ...]:
@@ -398,7 +409,15 @@ class Table:
         step = table._settled(settled)
         if isinstance(step.table.at, Guided):  # no records: the play is not committed yet
             return step.table._guided_wait(event.t)
-        return step
+        return replace(step, table=step.table._flash(event.t))
+
+    def _flash(self, t: float) -> Table:
+        """A mistake's flash on the LEDs, started or ended by the clock."""
+        at = self.at
+        if not isinstance(at, Moving) or at.said is None:
+            return self
+        said = at.said.at(t)
+        return self if said is at.said else replace(self, at=replace(at, said=said))
 
     def _settled(self, observation: Observation | None) -> Step:
         if observation is None:
@@ -418,7 +437,11 @@ class Table:
             return self
         reading = at.tracker.read(seen, at.near)
         near = reading.nodes[0] if reading.kind is Kind.AT_NODE else at.near
-        return replace(self, at=Moving(at.tracker, reading, near))
+        mistake = diagnose(at.tracker, seen, reading, at.near)
+        said = at.said if at.said is not None and at.said.mistake == mistake else None
+        if said is None and mistake is not None:
+            said = Said(mistake)
+        return replace(self, at=Moving(at.tracker, reading, near, said))
 
     def _guided_read(self, at: Guided, seen: Observation) -> Table:
         """Move ``done`` forward to the last step the board shows, over visible moves only:
@@ -490,10 +513,22 @@ class Table:
         rows = rows_of(self, player, button)
         row = rows.get(hold) or rows.get(Hold.SHORT)
         if row is None:
-            return Step(self)
-        if self.phase is Phase.BEFORE_ROLL and not self.board_ok():
-            return Step(self)  # no roll nor double until the board shows the position
+            return self._refused_press(player, button)
         return self.intend(player, row.intent)
+
+    def _refused_press(self, player: int, button: str) -> Step:
+        """A press that does nothing now (its light is dark): ROLL of the player on roll
+        while moving says why the turn cannot end, on the page and in the log."""
+        at, seen = self.at, self.observation
+        moving = isinstance(at, Moving) and at.reading is not None and seen is not None
+        if button != ROLL or player != self.match.turn or not moving:
+            return Step(self)
+        assert isinstance(at, Moving) and at.reading is not None and seen is not None
+        mistake = refusal(at.tracker, seen, at.reading, at.near)
+        why = _("{name}'s ROLL does nothing: {why}").format(
+            name=self.names[player], why=mistake_words(mistake)
+        )
+        return Step(replace(self, at=replace(at, said=Said(mistake))), refused=why)
 
     # -- seats that are not a person here -----------------------------------------------------
 

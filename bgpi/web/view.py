@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bgpi.gamelog import log_entries
+from bgpi.gamelog import Entry, log_entries
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
 from bgpi.i18n import _
@@ -28,6 +28,7 @@ from bgpi.lights.scene import Scene
 from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
+from bgpi.sensing.mistakes import Mistake, mistake_words
 from bgpi.table import (
     Guided,
     Hold,
@@ -158,7 +159,7 @@ def state_message(
         "last_play": sorted(scene.last_play),  # the page marks them brighter than the LEDs
         "board": [zone.to_json() for zone in board],
         "hand": [list(held) for held in hand],
-        "log": [entry.to_json() for entry in log_entries(records)],
+        "log": [entry.to_json() for entry in (*log_entries(records), *_mistake_entry(table))],
         "position_id": view.id(),
         "match_id": match.id(),
     }
@@ -176,7 +177,10 @@ def status(table: Table, scene: Scene) -> str:
     rows = active_rows(table)
     words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
     held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
-    if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+    mistake = table.mistake
+    if mistake is not None and table.phase is Phase.MOVING:
+        line = _mistake_line(table, mistake, words)
+    elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = "The board is wrong: take away what blinks red, add where blue winks."
         if illegal_refused(table):
             line += " " + _(
@@ -198,6 +202,25 @@ def status(table: Table, scene: Scene) -> str:
         return line
     also = "; ".join(held)
     return f"{line} {also[:1].upper()}{also[1:]}."
+
+
+def _mistake_line(table: Table, mistake: Mistake, words: Sequence[str]) -> str:
+    """The board's mistake in game words (:mod:`bgpi.sensing.mistakes`), and what a button
+    still does (ending the turn as it stands, where the rules allow it)."""
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    line = _("{name} plays {dice}: {mistake}.").format(
+        name=_on_roll(table), dice=dice, mistake=mistake_words(mistake)
+    )
+    return f"{line} {_('Or {choice}.').format(choice=_either(words))}" if words else line
+
+
+def _mistake_entry(table: Table) -> tuple[Entry, ...]:
+    """The mistake the board shows now, as the log's last line: said once, while it stands."""
+    mistake, turn = table.mistake, table.match.turn
+    if mistake is None or turn is None:
+        return ()
+    text = _("{name}: {mistake}").format(name=table.names[turn], mistake=mistake_words(mistake))
+    return (Entry(text, turn, "mistake"),)
 
 
 def _either(words: Sequence[str]) -> str:
@@ -283,6 +306,9 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     line = f"{name} ended the turn on an illegal play (it blinks): {other} {_either(words)}."
     if at.after is None:
         line += " The switches cannot tell where the checkers are: it must be corrected."
+    mistake = table.mistake
+    if mistake is not None:
+        line += " " + _("The mistake: {mistake}.").format(mistake=mistake_words(mistake))
     return line
 
 
