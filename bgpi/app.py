@@ -41,7 +41,7 @@ from bgpi.records import GameEnded, MatchStarted, Record, Seat
 from bgpi.reload import ConfigWatch, with_rules_of
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
-from bgpi.store import Journal, JournalError, corrupt
+from bgpi.store import JOURNAL_NAME, Journal, JournalError, corrupt
 from bgpi.table import (
     Chosen,
     Decided,
@@ -66,7 +66,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bgpi")
 
-JOURNAL_NAME = "journal.sqlite"
 MAX_WAIT = 0.5  # the loop wakes at least this often (stop flag, watchdog)
 REMOTE_WAIT = 0.05  # with a remote match, this often: the other board's word is read here
 

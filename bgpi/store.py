@@ -45,8 +45,13 @@ from bgpi.journalfile import (
 )
 from bgpi.records import GameEnded, MatchStarted, Record, from_json, to_json
 
+# The journal's file name in a state directory: the service, the simulator, the demo and the
+# commands that read it all find it by this name.
+JOURNAL_NAME: Final = "journal.sqlite"
+
 __all__ = [
     "APPLICATION_ID",
+    "JOURNAL_NAME",
     "MIGRATIONS",
     "CorruptJournalError",
     "EmptyJournalError",

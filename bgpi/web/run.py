@@ -159,8 +159,8 @@ def run_sim(
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
     ``state_dir``: an unfinished one resumes, else a new ``match`` (default: the config's)
     starts."""
-    from bgpi.app import JOURNAL_NAME, resume_records  # noqa: PLC0415 (the app's only when asked)
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.app import resume_records  # noqa: PLC0415 (the app's only when asked)
+    from bgpi.store import JOURNAL_NAME, Journal  # noqa: PLC0415
 
     token = None if is_loopback(host) else new_token()
     with ExitStack() as stack:

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from bgpi import engine as engine_package
-from bgpi.app import JOURNAL_NAME, App
+from bgpi.app import App
 from bgpi.config import parse
 from bgpi.records import GameStarted, MatchStarted, OpeningRolled
 from bgpi.rules import Position
 from bgpi.sensing.board import zone_of
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Table
 from bgpi.view import scene_of
 from bgpi.web.view import status

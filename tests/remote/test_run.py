@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bgpi.app import JOURNAL_NAME, App, Hardware
+from bgpi.app import App, Hardware
 from bgpi.cli import main
 from bgpi.config import Config, parse
 from bgpi.driver import Driver
@@ -29,7 +29,7 @@ from bgpi.remote.turns import decider
 from bgpi.remote.wire import Commit, Reveal
 from bgpi.rules import BAR, OFF, Move, legal_plays
 from bgpi.sensing.board import zone_of
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Guided, Phase, Table
 from bgpi.table.buttons import unseen_lit
 from bgpi.web.companion import Companion

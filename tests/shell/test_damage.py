@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import JOURNAL_NAME, App
+from bgpi.app import App
 from bgpi.config import Config
 from bgpi.lights.render import render
 from bgpi.lights.scene import FAULT, Scene
 from bgpi.records import GameStarted, MatchStarted, OpeningRolled, Rolled
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from tests.shell.matches import play_match
 from tests.shell.test_app import SimHardware
 

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import JOURNAL_NAME
 from bgpi.cli import build_parser
 from bgpi.records import MatchStarted
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from tests.web.webclient import get, receive_until, send, socket
 
 
@@ -109,11 +108,11 @@ def test_the_match_options_exclude_each_other() -> None:
 
 @pytest.mark.parametrize(("option", "hints"), [("white", {0}), ("black", {1}), ("both", {0, 1})])
 def test_hints_are_given_on_the_command_line(option: str, hints: set[int]) -> None:
-    from bgpi.cli import _with_hints  # noqa: PLC0415
+    from bgpi.cli.simulated import with_hints  # noqa: PLC0415
     from bgpi.config import parse  # noqa: PLC0415
 
     args = build_parser().parse_args(["sim", "--hints", option, "--hint-level", "World Class"])
-    config = _with_hints(parse({}), args)
+    config = with_hints(parse({}), args)
     assert config.seats.hints == hints and config.seats.hint_level == "worldclass"
 
 
