@@ -5,17 +5,18 @@ gnubg the hint says how to install it."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from bgpi import engine as engine_package
-from bgpi.app import JOURNAL_NAME, App
+from bgpi.app import App
 from bgpi.config import parse
 from bgpi.records import GameStarted, MatchStarted, OpeningRolled
 from bgpi.rules import Position
 from bgpi.sensing.board import zone_of
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Table
 from bgpi.view import scene_of
 from bgpi.web.view import status
@@ -26,15 +27,15 @@ from tests.engine.test_app_seat import SimHardware, run
 LONG_PRESS_MS = 100  # the config's shortest long press: the test holds ROLL longer
 
 
-def hint_of(app: App, seconds: float = 60.0) -> Table:
-    """The app's table once a hint is held (bounded wait)."""
+def table_when(app: App, ready: Callable[[Table], bool], seconds: float = 60.0) -> Table:
+    """The app's table once ``ready`` says so (a bounded wait, not a timing assertion)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         assert app.driver is not None
-        if app.driver.table.hint is not None:
+        if ready(app.driver.table):
             return app.driver.table
         time.sleep(0.05)
-    raise AssertionError(f"no hint in {seconds} s")
+    raise AssertionError(f"not so in {seconds} s")
 
 
 def ask_for_a_hint(tmp_path: Path) -> Table:
@@ -57,11 +58,11 @@ def ask_for_a_hint(tmp_path: Path) -> Table:
     app = App(config, tmp_path, hardware=hardware)
     thread = run(app)
     try:
-        time.sleep(0.3)  # the board read and settled (not a timing assertion)
+        table_when(app, lambda table: table.observation is not None)  # the board read
         hardware.buttons.press(WHITE, ROLL)
-        time.sleep(3 * LONG_PRESS_MS / 1000)
+        time.sleep(3 * LONG_PRESS_MS / 1000)  # held: the table tells it from the events' times
         hardware.buttons.release(WHITE, ROLL)
-        return hint_of(app)
+        return table_when(app, lambda table: table.hint is not None)
     finally:
         app.stop.set()
         thread.join(30)
