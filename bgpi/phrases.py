@@ -21,6 +21,9 @@ from bgpi.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, Zon
 COLOURS: Final = (N_("White"), N_("Black"))
 """The colours' names, which are also the players' names unless the config gives others."""
 
+SIDES: Final = (N_("white"), N_("black"))
+"""The colours as a side one plays ("you play white")."""
+
 SEATS: Final = {Seat.PERSON: N_("person"), Seat.ENGINE: N_("engine"), Seat.REMOTE: N_("remote")}
 
 LEVELS: Final = {

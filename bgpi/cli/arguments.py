@@ -54,7 +54,7 @@ def bounded(low: int, high: int | None, what: str) -> Callable[[str], int]:
 
 
 def journal_path(config: Config, args: argparse.Namespace) -> Path:
-    from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.store import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
 
     return config.state_dir(args.state_dir) / JOURNAL_NAME
 

@@ -593,8 +593,10 @@
     const qr = document.getElementById("remote-qr");
     const source = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(remote.qr)}`;
     if (qr.getAttribute("src") !== source) qr.src = source;
-    document.getElementById("remote-state").textContent =
-      remote.reason ? `${remote.state_words}: ${remote.reason}` : remote.state_words;
+    // The state's words (translated by the server), and its key for the colour beside them.
+    const line = document.getElementById("remote-state");
+    line.dataset.link = remote.state;
+    line.textContent = remote.reason ? `${remote.words}: ${remote.reason}` : remote.words;
   }
 
   function showError(message) {
@@ -777,7 +779,8 @@
     });
     const code = document.getElementById("remote-code");
     const side = document.getElementById("remote-side");
-    fillNodes(document.getElementById("remote-line"), t("remote-code"), { code: () => code, side: () => side });
+    fillNodes(document.getElementById("remote-code-line"), t("remote-code"), { code: () => code });
+    fillNodes(document.getElementById("remote-side-line"), t("remote-side"), { side: () => side });
   }
 
   // -- the connection -----------------------------------------------------------------------
