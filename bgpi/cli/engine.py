@@ -8,6 +8,7 @@ from bgpi.cli.arguments import Commands, add_command, bounded, journal_path, lev
 from bgpi.cli.errors import OK, CommandError
 from bgpi.config import Config
 from bgpi.i18n import N_, _
+from bgpi.phrases import player
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -98,5 +99,5 @@ def _hint(config: Config, args: argparse.Namespace) -> int:
     if given is None:
         print(_("no hint now: {phase}").format(phase=table.phase.value))
     else:
-        print(f"{table.names[given.player]}: {given.words}")
+        print(f"{player(table.names[given.player])}: {given.words}")
     return OK

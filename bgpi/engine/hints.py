@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from bgpi.engine.api import CubeAnswer, Engine, EngineError, EngineMissingError
+from bgpi.i18n import _
 from bgpi.rules import Match, Play
 from bgpi.table import Advice, Hinted, HintKind, HintRequest, Moving, Phase, Table
+from bgpi.table.hints import WORDS
 
 _ANSWERS: Final = {
     CubeAnswer.TAKE: Advice.TAKE,
@@ -43,17 +45,17 @@ def hint(table: Table, engine: Engine) -> Hint | None:
         return None
     if table.phase is Phase.MOVING and match.dice is not None and not _moved(table):
         play = engine.choose_play(table.mover_view, match.dice, match)
-        return Hint(turn, f"{engine.name} plays {play}", play)
+        return Hint(turn, _("{engine} plays {play}").format(engine=engine.name, play=play), play)
     if table.phase is Phase.BEFORE_ROLL:
         if not match.may_double(turn):
-            return Hint(turn, "no double now: roll")
+            return Hint(turn, _("no double now: roll"))
         decision = engine.cube_decision(table.mover_view_of(turn), match)
-        verb = "would double" if decision.double else "would not double"
-        return Hint(turn, f"{engine.name} {verb} ({decision.words})")
+        advice = Advice.DOUBLE if decision.double else Advice.NO_DOUBLE
+        return Hint(turn, _(WORDS[advice]).format(engine=engine.name, detail=decision.words))
     if table.phase is Phase.DOUBLED:
         decision = engine.cube_decision(table.mover_view_of(turn), match)
-        answer = decision.answer.value
-        return Hint(1 - turn, f"{engine.name} would {answer} ({decision.words})")
+        answer = _(WORDS[_ANSWERS[decision.answer]])
+        return Hint(1 - turn, answer.format(engine=engine.name, detail=decision.words))
     return None
 
 
