@@ -16,6 +16,7 @@ from bgpi.lights.scene import Meaning
 from bgpi.records import Seat
 from bgpi.rules.result import GameResult
 from bgpi.table.options import Option
+from bgpi.table.phases import Phase
 from bgpi.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, Zone
 
 COLOURS: Final = (N_("White"), N_("Black"))
@@ -23,6 +24,25 @@ COLOURS: Final = (N_("White"), N_("Black"))
 
 SIDES: Final = (N_("white"), N_("black"))
 """The colours as a side one plays ("you play white")."""
+
+PHASES: Final = {
+    Phase.SETUP: N_("setup"),
+    Phase.OPENING: N_("opening"),
+    Phase.BEFORE_ROLL: N_("before roll"),
+    Phase.ROLLING: N_("rolling"),
+    Phase.DOUBLED: N_("doubled"),
+    Phase.MOVING: N_("moving"),
+    Phase.CONFIRM: N_("confirm"),
+    Phase.GUIDED: N_("guided play"),
+    Phase.RESIGNING: N_("resigning"),
+    Phase.RESIGN_OFFERED: N_("resignation offered"),
+    Phase.ILLEGAL: N_("illegal play"),
+    Phase.CHOOSING: N_("choosing the match"),
+    Phase.ENDING: N_("ending"),
+    Phase.GAME_OVER: N_("game over"),
+    Phase.MATCH_OVER: N_("match over"),
+}
+"""The table's phases as ``bgpi status`` names them (in English, the enum's own words)."""
 
 SEATS: Final = {Seat.PERSON: N_("person"), Seat.ENGINE: N_("engine"), Seat.REMOTE: N_("remote")}
 

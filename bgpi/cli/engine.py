@@ -8,7 +8,7 @@ from bgpi.cli.arguments import Commands, add_command, bounded, journal_path, lev
 from bgpi.cli.errors import OK, CommandError
 from bgpi.config import Config
 from bgpi.i18n import N_, _
-from bgpi.phrases import player
+from bgpi.phrases import PHASES, player
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -97,7 +97,7 @@ def _hint(config: Config, args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if given is None:
-        print(_("no hint now: {phase}").format(phase=table.phase.value))
+        print(_("no hint now: {phase}").format(phase=_(PHASES[table.phase])))
     else:
         print(f"{player(table.names[given.player])}: {given.words}")
     return OK

@@ -12,6 +12,7 @@ from bgpi.cli.arguments import Commands, add_command, bounded, journal_path
 from bgpi.cli.errors import OK, CommandError
 from bgpi.config import Config
 from bgpi.i18n import N_, _
+from bgpi.phrases import PHASES
 
 log = logging.getLogger("bgpi")
 
@@ -66,7 +67,7 @@ def _status(config: Config, args: argparse.Namespace) -> int:
         raise corrupt(f"{path}: {exc}") from None
     view = table.mover_view if table.match.turn is not None else table.position
     print(f"{table.match}")
-    print(_("phase: {phase}").format(phase=table.phase.value))
+    print(_("phase: {phase}").format(phase=_(PHASES[table.phase])))
     print(f"Position ID: {view.id()}")
     print(f"Match ID: {table.match.id()}")
     print(view)
