@@ -75,6 +75,11 @@ def test_the_page_in_finnish(page: Page, tmp_path: Path) -> None:
         expect(keys).to_contain_text("Näppäimet: r Valkoisen ROLL")
         expect(keys.locator("kbd")).to_have_count(7)  # r, c, Shift R, Shift C, s
         expect(page.locator("#table")).to_have_attribute("aria-label", "lauta")
+        # "Valkoinen" is longer than "White": it is squeezed to end before the turn light.
+        name = page.locator("#panel-name-0").bounding_box()
+        light = page.locator('[data-owner="turn.white"]').first.bounding_box()
+        assert name is not None and light is not None
+        assert name["x"] + name["width"] < light["x"] + light["width"] / 2
         page.screenshot(path=str(SCREENSHOT), full_page=True)
     finally:
         stop(process)

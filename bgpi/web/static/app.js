@@ -412,7 +412,9 @@
     for (const player of [WHITE, BLACK]) {
       const p = panels[player];
       p.group.textContent = "";
-      document.getElementById(`panel-name-${player}`).textContent = state.names[player];
+      const name = document.getElementById(`panel-name-${player}`);
+      name.textContent = state.names[player];
+      fitText(name, p.turn.x - p.name.x - 8); // a long name (or a colour's word) before the turn light
       // Whose turn it is, in the panel's frame and in words, not only the small turn light;
       // after a double, the one who must take or drop.
       const doubled = state.phase === "doubled";
@@ -430,6 +432,16 @@
     }
     drawDice();
     drawCube();
+  }
+
+  // Squeeze a text into ``width`` (SVG units) where it would run past it.
+  function fitText(node, width) {
+    node.removeAttribute("textLength");
+    node.removeAttribute("lengthAdjust");
+    if (node.getComputedTextLength() > width) {
+      node.setAttribute("textLength", width);
+      node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   }
 
   // "3 moves left": while a play is being made, how many dice are still to be played.
