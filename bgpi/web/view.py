@@ -4,7 +4,8 @@ Three messages, each a JSON object with a ``type``:
 
 - ``layout``, once per connection: where every pixel is (the LED map's zones and areas), how
   many slots each zone has, the style's gamma and brightness (so the page can show a pixel's
-  colour as the eye sees the LED), the mode (``sim`` or ``companion``) and the keys;
+  colour as the eye sees the LED), the mode (``sim`` or ``companion``), the keys and the
+  page's words in the players' language (:mod:`bgpi.web.words`);
 - ``state``, whenever it changes: phase, whose turn, who sits where (person, engine,
   remote), dice, cube, score, a resignation chosen or offered, what each button means now,
   the zones the last play touched, the checkers on every zone, the log, the Position ID and
