@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from bgpi.i18n import _
+
 # gnubg's move filters, per evaluation ply, per lower ply: (accept, extra, threshold).
 # accept -1 skips that lower ply. From gnubg's movefilters.inc.
 Filter = tuple[tuple[int, int, int, int, float], ...]  # (ply, level, accept, extra, threshold)
@@ -75,7 +77,9 @@ class Level(Enum):
             if level.value == key:
                 return level
         names = ", ".join(level.value for level in cls)
-        raise ValueError(f"unknown gnubg level {text!r}: one of {names}")
+        raise ValueError(
+            _("unknown gnubg level {text}: one of {names}").format(text=repr(text), names=names)
+        )
 
 
 _SETTINGS: Final = {

@@ -17,6 +17,7 @@ from bgpi.engine.hints import Advisor
 from bgpi.engine.levels import Level
 from bgpi.engine.process import find_gnubg
 from bgpi.engine.simple import SimpleEngine
+from bgpi.i18n import _
 
 
 class SeatKind(Enum):
@@ -39,15 +40,17 @@ class Seat:
     def parse(cls, text: str) -> Seat:
         """``person``, ``demo``, ``gnubg`` (expert) or ``gnubg:LEVEL``; raise ValueError
         naming what was wrong."""
-        name, _, level = text.strip().partition(":")
+        name, _colon, level = text.strip().partition(":")
         try:
             kind = SeatKind(name.lower())
         except ValueError:
-            raise ValueError(f"seat {text!r} is not person, demo, gnubg or gnubg:LEVEL") from None
+            raise ValueError(
+                _("seat {text} is not person, demo, gnubg or gnubg:LEVEL").format(text=repr(text))
+            ) from None
         if kind is SeatKind.GNUBG:
             return cls(kind, Level.parse(level) if level else Level.EXPERT)
         if level:
-            raise ValueError(f"seat {text!r}: only gnubg takes a level")
+            raise ValueError(_("seat {text}: only gnubg takes a level").format(text=repr(text)))
         return cls(kind)
 
 
