@@ -33,6 +33,10 @@ TRANSLATED = ("fi", "sv", "nb")
 MARKERS = {"_": 1, "N_": 1, "ngettext": 2}
 
 Message = str | tuple[str, str]  # a sentence, or a singular and its plural
+HEADER = (
+    "# The players' language for bgpi: kept by scripts/catalogues.py (README.md, \"The\n"
+    "# players' language\"); the translations follow the rule sheets' game words."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +92,15 @@ def read(language: str) -> Catalog:
 def updated(language: str, messages: dict[Message, list[str]]) -> Catalog:
     """The language's catalogue with exactly ``messages``, the translations kept."""
     old = read(language) if po_path(language).exists() else None
+    created = old.creation_date if old else None
     catalog = Catalog(
         locale=language,
         domain="bgpi",
+        header_comment=HEADER,
         project="bgpi",
-        creation_date=old.creation_date if old else None,
-        revision_date=old.revision_date if old else None,
+        msgid_bugs_address="",
+        creation_date=created,
+        revision_date=created,
         language_team=f"bgpi {language}",
         last_translator="the bgpi authors",
         copyright_holder="the bgpi authors",
