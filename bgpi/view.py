@@ -12,7 +12,7 @@ from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
-from bgpi.table import Phase, Table, active_rows
+from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
@@ -23,6 +23,7 @@ from bgpi.table.phases import (
     Moving,
     Resigning,
     ResignPending,
+    Rolling,
     Said,
 )
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
@@ -49,6 +50,7 @@ def scene_of(table: Table) -> Scene:
         Phase.SETUP: _setup,
         Phase.OPENING: _opening,
         Phase.BEFORE_ROLL: _before_roll,
+        Phase.ROLLING: _rolling,
         Phase.DOUBLED: _doubled,
         Phase.MOVING: _moving,
         Phase.CONFIRM: _confirm,
@@ -112,6 +114,14 @@ def _before_roll(table: Table, scene: Scene) -> Scene:
     return _guidance(table, replace(scene, dice=(), dice_left=()))
 
 
+def _rolling(table: Table, scene: Scene) -> Scene:
+    """The dice on their way from the other board: what the phase before showed (a wrong
+    board, a lifted checker), with no button lit, for none decides anything now."""
+    at = table.at
+    assert isinstance(at, Rolling)
+    return _guidance(table, replace(scene, dice=(), dice_left=()))
+
+
 def _doubled(table: Table, scene: Scene) -> Scene:
     return _guidance(table, replace(scene, dice=(), dice_left=()))
 
@@ -119,7 +129,7 @@ def _doubled(table: Table, scene: Scene) -> Scene:
 def _moving(table: Table, scene: Scene) -> Scene:
     at = table.at
     assert isinstance(at, Moving)
-    return _said(_reading(at, scene), at.said)
+    return _said(_reading(table, at, scene), at.said)
 
 
 def _said(scene: Scene, said: Said | None) -> Scene:
@@ -148,7 +158,7 @@ def _said(scene: Scene, said: Said | None) -> Scene:
     )
 
 
-def _reading(at: Moving, scene: Scene) -> Scene:
+def _reading(table: Table, at: Moving, scene: Scene) -> Scene:
     reading, tracker = at.reading, at.tracker
     if reading is None:
         return scene
@@ -165,7 +175,22 @@ def _reading(at: Moving, scene: Scene) -> Scene:
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
     if reading.complete and not node.moves:
         return replace(scene, alert="no move")
-    return scene
+    return _hint(table, scene)
+
+
+def _hint(table: Table, scene: Scene) -> Scene:
+    """The engine's play a person asked for, lit as a guided play lights the computer's
+    (the checker to lift blinks, its destination shows), over a board at rest: once a
+    checker is lifted the tracker's own destinations show, so any legal play is still
+    guided."""
+    move, turn = lit_move(table), table.match.turn
+    if move is None or turn is None:
+        return scene
+    return replace(
+        scene,
+        lifted=frozenset({zone_of(turn, move.src)}),
+        destinations=frozenset({zone_of(turn, move.dst)}),
+    )
 
 
 def _confirm(table: Table, scene: Scene) -> Scene:

@@ -21,6 +21,7 @@ class Phase(Enum):
     SETUP = "setup"
     OPENING = "opening"
     BEFORE_ROLL = "before roll"
+    ROLLING = "rolling"
     DOUBLED = "doubled"
     MOVING = "moving"
     CONFIRM = "confirm"
@@ -54,6 +55,19 @@ class BeforeRoll:
     """The player on roll rolls or doubles."""
 
     kind: ClassVar[Phase] = Phase.BEFORE_ROLL
+
+
+@dataclass(frozen=True, slots=True)
+class Rolling:
+    """``player`` rolled (``count`` dice: one in the opening roll) and the dice are drawn
+    with another board, which takes a while: the board and the buttons are still read, but
+    nothing is decided until they come; then play goes on from ``back``. Only a shell whose
+    dice come later (a remote match's commit-reveal exchange) puts the table here."""
+
+    kind: ClassVar[Phase] = Phase.ROLLING
+    player: int
+    count: int
+    back: Opening | BeforeRoll
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +226,7 @@ PhaseState = (
     Setup
     | Opening
     | BeforeRoll
+    | Rolling
     | Doubled
     | Moving
     | Confirm

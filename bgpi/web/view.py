@@ -29,7 +29,18 @@ from bgpi.records import Record
 from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import Mistake, mistake_words
-from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.table import (
+    Guided,
+    Hold,
+    Illegal,
+    Phase,
+    Resigning,
+    ResignPending,
+    Rolling,
+    Table,
+    active_rows,
+)
+from bgpi.table.buttons import illegal_refused
 from bgpi.table.options import Option, value_of
 from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
@@ -164,17 +175,28 @@ def status(table: Table, scene: Scene) -> str:
             f"The {source} stopped answering ({message}): nothing is decided until they are back."
         )
     rows = active_rows(table)
-    words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
-    held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
+    words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
     mistake = table.mistake
     if mistake is not None and table.phase is Phase.MOVING:
         line = _mistake_line(table, mistake, words)
     elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = "The board is wrong: take away what blinks red, add where blue winks."
+        if illegal_refused(table):
+            line += " " + _(
+                "Against a remote board an illegal play is always corrected: the other board"
+                " cannot check it, so only a legal play is sent."
+            )
         if words:
             line += f" Or {_either(words)}."
+        if table.phase is Phase.ROLLING:
+            line = f"{_rolling(table, scene, words)} {line}"
     else:
         line = _SENTENCES[table.phase](table, scene, words)
+    if table.hint is not None:  # the engine's hint a person asked for, while it holds
+        line = _("{line} Hint for {name}: {hint}.").format(
+            line=line, name=table.names[table.hint.player], hint=table.hint.words()
+        )
     # Held meanings have no light of their own (the button shows its short one): say them.
     if not held:
         return line
@@ -216,6 +238,19 @@ def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
 
 def _before_roll(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{_on_roll(table)} {_either(words)}."
+
+
+def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Rolling)
+    name = table.names[at.player]
+    if at.count == 1:
+        return _(
+            "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
+        ).format(name=name)
+    return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
+        name=name
+    )
 
 
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
@@ -314,6 +349,7 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.SETUP: _setup,
     Phase.OPENING: _opening,
     Phase.BEFORE_ROLL: _before_roll,
+    Phase.ROLLING: _rolling,
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,

@@ -29,6 +29,7 @@ from bgpi.sensing.board import capacities, observe
 from bgpi.table import (
     BeforeRoll,
     Choosing,
+    DiceDrawing,
     DiceRequest,
     MatchOver,
     Moving,
@@ -102,6 +103,11 @@ def confirming() -> Table:
     step = press(table, WHITE, ROLL, SHORT)
     assert step.table.phase is Phase.CONFIRM and len(step.table.candidates) == 2
     return step.table
+
+
+def drawing(table: Table, player: int, count: int) -> Table:
+    """``player`` rolled, and the dice are drawn with another board."""
+    return table.handle(DiceDrawing(player, count, 15.0)).table
 
 
 Check = Callable[[Table, Step], None]
@@ -189,6 +195,14 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
             (BLACK, CUBE, SHORT): decides(CubeAction(BLACK, Cube.DOUBLE)),
             (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
         },
+    ),
+    "rolling: the dice drawn with another board": (
+        lambda: drawing(replay(*opened(MatchStarted(5))), BLACK, 2),
+        {},  # nothing is decided until they come
+    ),
+    "rolling the opening die with another board": (
+        lambda: drawing(replay(MatchStarted(5), GameStarted()), WHITE, 1),
+        {},
     ),
     "before roll, cube owned by the other": (
         lambda: replay(

@@ -1,0 +1,94 @@
+"""GNU Backgammon's word on the journal's matches: ``bgpi analyse`` and ``bgpi hint``."""
+
+from __future__ import annotations
+
+import argparse
+
+from bgpi.cli.arguments import Commands, add_command, bounded, journal_path, level
+from bgpi.cli.errors import OK, CommandError
+from bgpi.config import Config
+
+
+def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
+    analyse = add_command(
+        commands,
+        common,
+        "analyse",
+        _analyse,
+        "rate both players' plays and cube decisions (gnubg)",
+    )
+    analyse.add_argument(
+        "--match", type=bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
+    analyse.add_argument(
+        "--level",
+        type=level,
+        default="expert",
+        help="gnubg's level for the analysis (default: expert, 0-ply; worldclass is 2-ply)",
+    )
+    analyse.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="the longest gnubg may take, in seconds (default: 600)",
+    )
+    hint = add_command(
+        commands, common, "hint", _hint, "what gnubg would do now: the play, double or take"
+    )
+    hint.add_argument(
+        "--level", type=level, default="expert", help="gnubg's level (default: expert)"
+    )
+
+
+def _analyse(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.analysis import AnalysisStore, analysed, report  # noqa: PLC0415
+    from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    path = journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path, read_only=True) as journal:  # bgpi run may be writing it
+        records = journal.records(args.match)
+        matches = journal.matches()
+    if not matches:
+        raise CommandError(f"the journal {path} holds no match yet")
+    match_id = args.match if args.match is not None else matches[-1].id
+    chosen = Level.parse(args.level)
+    engine = GnubgEngine(chosen, analysis_level=chosen, timeout=args.timeout)
+    try:
+        analysis, fresh = analysed(AnalysisStore(path), match_id, records, engine)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        engine.close()
+    print(f"match {match_id}{'' if fresh else ' (stored analysis)'}")
+    for line in report(analysis):
+        print(line)
+    return OK
+
+
+def _hint(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
+    from bgpi.engine.hints import hint  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.table import Table  # noqa: PLC0415
+
+    path = journal_path(config, args)
+    if not path.exists():
+        raise CommandError(f"no journal at {path}: nothing has been played there")
+    with Journal.open(path) as journal:
+        table = Table.replay(table_config(config), journal.records())
+    engine = GnubgEngine(Level.parse(args.level), timeout=config.seats.timeout_s)
+    try:
+        given = hint(table, engine)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        engine.close()
+    if given is None:
+        print(f"no hint now: {table.phase.value}")
+    else:
+        print(f"{table.names[given.player]}: {given.words}")
+    return OK

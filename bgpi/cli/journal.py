@@ -1,0 +1,70 @@
+"""What the journal holds: ``bgpi export`` (a ``.mat`` for GNU Backgammon) and
+``bgpi status``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from bgpi.cli.arguments import Commands, add_command, bounded, journal_path
+from bgpi.cli.errors import OK, CommandError
+from bgpi.config import Config
+
+log = logging.getLogger("bgpi")
+
+
+def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
+    export = add_command(
+        commands, common, "export", _export, "write a match as a .mat file for GNU Backgammon"
+    )
+    export.add_argument(
+        "--match", type=bounded(1, None, "a match number"), help="the match (default: the latest)"
+    )
+    export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
+    add_command(
+        commands, common, "status", _status, "print the current position, Position ID and Match ID"
+    )
+
+
+def _export(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.export import export_mat  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.store import Journal, corrupt  # noqa: PLC0415
+
+    path = journal_path(config, args)
+    with Journal.open(path, read_only=True) as journal:
+        records = journal.records(args.match)
+    try:
+        text = export_mat(records)
+    except ValueError as exc:  # a record the rules refuse: the journal is damaged
+        raise corrupt(f"{path}: {exc}") from None
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        log.info("wrote %s", args.output)
+    return OK
+
+
+def _status(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.resume import resume  # noqa: PLC0415
+    from bgpi.store import Journal, corrupt  # noqa: PLC0415
+
+    path = journal_path(config, args)
+    with Journal.open(path, read_only=True) as journal:
+        records = journal.records()
+    if not records:
+        raise CommandError(f"{path} holds no match yet")
+    try:  # as a restart would resume it, but read-only: what it owes is not journaled
+        table, _ = resume(table_config(config), records)
+    except ValueError as exc:
+        raise corrupt(f"{path}: {exc}") from None
+    view = table.mover_view if table.match.turn is not None else table.position
+    print(f"{table.match}")
+    print(f"phase: {table.phase.value}")
+    print(f"Position ID: {view.id()}")
+    print(f"Match ID: {table.match.id()}")
+    print(view)
+    return OK

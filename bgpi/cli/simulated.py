@@ -1,0 +1,214 @@
+"""The simulated board: ``bgpi demo`` (players through simulated hands), ``bgpi sim`` (a
+person in the browser), each also against another board over MQTT, and ``bgpi club``."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import secrets
+import sys
+from typing import TYPE_CHECKING
+
+from bgpi.cli.arguments import (
+    Commands,
+    add_command,
+    bounded,
+    chosen_match,
+    journal_path,
+    level,
+    match_options,
+    seat_options,
+)
+from bgpi.cli.errors import OK, CommandError, UsageError
+from bgpi.config import Config
+
+if TYPE_CHECKING:
+    from bgpi.demo import Side
+    from bgpi.simtable import SimTable
+
+
+def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
+    demo = add_command(
+        commands, common, "demo", _demo, "two players play a match on the simulated board"
+    )
+    demo.add_argument("--seed", type=int, help="make the match reproducible")
+    seat_options(demo, "demo (the built-in player, the default), gnubg or gnubg:LEVEL", "demo")
+    match_options(demo)
+    demo.add_argument(
+        "--games", type=bounded(1, None, "a number of games"), help="stop after this many games"
+    )
+    _remote_seat_options(demo)
+    _club_options(commands, common)
+    sim = add_command(commands, common, "sim", _sim, "play on the simulated board in the browser")
+    _sim_options(sim)
+
+
+def _demo_match(
+    config: Config, args: argparse.Namespace, seed: int, sides: tuple[Side, Side]
+) -> SimTable:
+    """The demo's match played (or resumed from the state directory's journal)."""
+    from bgpi.app import resume_records  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.demo import play_match  # noqa: PLC0415
+    from bgpi.store import Journal  # noqa: PLC0415
+
+    match = chosen_match(config, args)
+    games = args.games if args.games is not None else (3 if not match.length else None)
+    if args.state_dir is None and not config.state.dir:
+        return play_match(match, seed=seed, games=games, sides=sides)
+    path = journal_path(config, args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Journal.open(path) as journal:
+        records = journal.records() if journal.matches() else []
+        if records and not journal.matches()[-1].finished:
+            _, records = resume_records(config, journal)
+        ongoing = records and not journal.matches()[-1].finished
+        start = records if ongoing else match
+        return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
+
+
+def _demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.demo import open_sides  # noqa: PLC0415
+    from bgpi.engine import EngineError  # noqa: PLC0415
+
+    if args.remote is not None:
+        return _remote_demo(config, args)
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
+    try:
+        sides, engines = open_sides((args.white, args.black), say=say)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"bgpi demo, seed {seed}")
+    try:
+        sim = _demo_match(config, args, seed, sides)
+    except EngineError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        for engine in engines:
+            engine.close()
+    score = sim.match.score
+    print(f"\nfinal score: {sim.table.names[0]} {score[0]}, {sim.table.names[1]} {score[1]}")
+    return OK
+
+
+def _remote_demo(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.commands import remote_demo, remote_game  # noqa: PLC0415
+
+    try:
+        game = remote_game(config, args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return remote_demo(game, chosen_match(config, args), args)
+
+
+def _club_results(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.commands import club_results  # noqa: PLC0415
+
+    return club_results(config, args)
+
+
+def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
+    """``--remote``: play one seat against another board over an MQTT broker."""
+    parser.add_argument("--remote", metavar="URL", help="play one seat against another board")
+    parser.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
+    parser.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
+    parser.add_argument("--club", help="publish the result to this club on the broker")
+    parser.add_argument(
+        "--patience",
+        type=bounded(1, None, "a number of seconds"),
+        default=120,
+        help="with --remote: give up after this long without word (default: 120 s)",
+    )
+
+
+def _club_options(commands: Commands, common: argparse.ArgumentParser) -> None:
+    """``club results``: the results a club's boards published on an MQTT broker."""
+    club = commands.add_parser("club", help="a club's results on an MQTT broker")
+    actions = club.add_subparsers(dest="action", required=True, metavar="ACTION")
+    text = "list the results the club's boards published"
+    results = actions.add_parser("results", parents=[common], help=text, description=text)
+    results.add_argument("--broker", metavar="URL", help="the broker (default: the config's)")
+    results.add_argument("--club", help="the club's name (default: the config's)")
+    results.set_defaults(run=_club_results)
+
+
+def _remote_sim(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.remote.browser import run_remote_sim  # noqa: PLC0415
+    from bgpi.remote.commands import remote_game  # noqa: PLC0415
+
+    try:
+        game = remote_game(config, args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    state_dir = config.state_dir(args.state_dir)
+    match = chosen_match(config, args)
+    return run_remote_sim(config, game, match, host=args.host, port=args.port, state_dir=state_dir)
+
+
+def _sim(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.web.run import run_sim  # noqa: PLC0415
+
+    if args.remote is not None:
+        return _remote_sim(config, args)
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
+    white = str(args.white) if args.white else config.seats.white
+    black = str(args.black) if args.black else config.seats.black
+    config = dataclasses.replace(
+        config, seats=dataclasses.replace(config.seats, white=white, black=black)
+    )
+    config = with_hints(config, args)
+    # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
+    # and `bgpi export` find it and Ctrl-C loses nothing.
+    return run_sim(
+        config,
+        host=args.host,
+        port=args.port,
+        seed=seed,
+        state_dir=config.state_dir(args.state_dir),
+        match=chosen_match(config, args),
+    )
+
+
+def _sim_options(sim: argparse.ArgumentParser) -> None:
+    sim.add_argument(
+        "--port",
+        type=bounded(0, 65535, "a port"),
+        default=8421,
+        help="the page's port (default: 8421; 0: any free port)",
+    )
+    sim.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to bind (default: 127.0.0.1; any other needs the printed token)",
+    )
+    sim.add_argument("--seed", type=int, help="make the dice reproducible")
+    match_options(sim)
+    seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
+    _hint_options(sim)
+    _remote_seat_options(sim)
+
+
+def _hint_options(parser: argparse.ArgumentParser) -> None:
+    """``--hints SIDE``: who may ask gnubg for hints (a held button), beside the config's."""
+    parser.add_argument(
+        "--hints",
+        choices=("white", "black", "both"),
+        help="the side(s) whose player may ask gnubg for hints (default: the config's [seats])",
+    )
+    parser.add_argument("--hint-level", type=level, help="gnubg's level for the hints")
+
+
+def with_hints(config: Config, args: argparse.Namespace) -> Config:
+    """The config with the hints of ``--hints`` and ``--hint-level`` added."""
+    seats = config.seats
+    if args.hints is not None:
+        seats = dataclasses.replace(
+            seats,
+            white_hints=seats.white_hints or args.hints in ("white", "both"),
+            black_hints=seats.black_hints or args.hints in ("black", "both"),
+        )
+    if args.hint_level is not None:
+        seats = dataclasses.replace(seats, hint_level=args.hint_level)
+    return dataclasses.replace(config, seats=seats)
