@@ -24,8 +24,8 @@ from bgpi.hal.sim import SimBoard
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
+from bgpi.numbering import printed_moves
 from bgpi.records import Record
-from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
 from bgpi.table.options import Option, value_of
@@ -218,7 +218,8 @@ def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
     assert isinstance(at, Guided)
     seat = table.seats[turn].value
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
-    chosen = f"{table.names[turn]} ({seat}) plays {dice}: {format_moves(at.moves) or 'no move'}."
+    moves = printed_moves(turn, at.moves) or "no move"
+    chosen = f"{table.names[turn]} ({seat}) plays {dice}: {moves}."
     move = at.next_move
     if move is None:
         return chosen
