@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bgpi.cues import Cue, alert_cue, cues_of
 from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
@@ -21,11 +22,24 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
-from bgpi.table import DecisionRequest, DiceRolled, Event, Fault, Press, Seen, Table, Tick
+from bgpi.table import (
+    DecisionRequest,
+    DiceRolled,
+    Event,
+    Fault,
+    Phase,
+    Press,
+    Seen,
+    Table,
+    Tick,
+)
 from bgpi.view import scene_of
 from bgpi.words import RGB
 
 log = logging.getLogger("bgpi")
+
+HEARD = 8  # cues kept for the page: more than one step ever makes
+_PLAYING = (Phase.MOVING, Phase.GUIDED)  # where a wrong board is a refused move
 
 
 class Journal(Protocol):
@@ -79,6 +93,11 @@ class Driver:
     # Told when the table waits for a seat that is not a person here (the engine, a remote
     # board); its answer comes back as an event through dispatch, never from inside ask.
     ask: Callable[[DecisionRequest], None] | None = None
+    # Told each cue the table's steps sound like (bgpi.cues), on the loop's thread: it must
+    # return at once (the buzzer plays on a thread of its own).
+    hear: Callable[[Cue], None] | None = None
+    # The last cues with their running numbers, for the page (which plays the new ones).
+    heard: tuple[tuple[int, Cue], ...] = ()
     _due: float | None = None  # when a blinking light next changes the frame
     _scene: Scene | None = None  # what the frame shows
 
@@ -117,6 +136,7 @@ class Driver:
             else:
                 self.log.append(record)
         self.table = step.table
+        self._cues(cues_of(step.records, step.table.seats))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
         if step.request is not None and self.ask is not None:
@@ -133,6 +153,17 @@ class Driver:
             # way to a checker (well over 300 ms), not when the first lift needs it.
             tracker.prepare()
 
+    def _cues(self, cues: Sequence[Cue]) -> None:
+        """Keep ``cues`` for the page and tell the listener (the buzzer) of them."""
+        if not cues:
+            return
+        last = self.heard[-1][0] if self.heard else 0
+        numbered = tuple((last + 1 + i, cue) for i, cue in enumerate(cues))
+        self.heard = (self.heard + numbered)[-HEARD:]
+        if self.hear is not None:
+            for cue in cues:
+                self.hear(cue)
+
     @property
     def scene(self) -> Scene:
         return scene_of(self.table)
@@ -148,6 +179,9 @@ class Driver:
         scene = self.scene
         if self.frame is not None and not due and scene == self._scene:
             return
+        before = self._scene.alert if self._scene is not None else None
+        cue = alert_cue(before, scene.alert, moving=self.table.phase in _PLAYING)
+        self._cues(() if cue is None else (cue,))
         frame = render(scene, self.ledmap, self.style, now)
         self.frames_composed += 1
         self._scene = scene

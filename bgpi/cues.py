@@ -1,0 +1,112 @@
+"""What the table sounds like: which records are heard, and the tunes they are heard as.
+
+Sound is optional and off by default (``[sound] enabled``). Four cues: the dice rolled, a
+hit, "your turn" (the turn passed to a person at this board) and a refused move (the board
+turned wrong while a play is made). :func:`cues_of` and :func:`alert_cue` are pure: the
+shell gives each step's records and the scene's alert and plays what they return, on the
+board's buzzer (:mod:`bgpi.hal.buzzer`) and in the page (``web/static/sound.js``), both from
+the one table of tunes here, so the two sound alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from bgpi.records import (
+    GameEnded,
+    IllegalAccepted,
+    OpeningDie,
+    Played,
+    Record,
+    Rolled,
+    Seat,
+)
+
+# A piezo is loud between about 1 and 4 kHz, and gpiozero's TonalBuzzer plays an octave
+# either side of its middle tone: A5 (880 Hz) gives 440-1760 Hz, which every tune keeps to.
+MID_HZ: Final = 880.0
+LOWEST_HZ: Final = MID_HZ / 2
+HIGHEST_HZ: Final = MID_HZ * 2
+
+
+class Cue(Enum):
+    """Something the players hear."""
+
+    DICE = "dice"
+    HIT = "hit"
+    TURN = "turn"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """``hz`` for ``seconds``; ``hz`` 0 is a rest."""
+
+    hz: float
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if self.hz and not LOWEST_HZ <= self.hz <= HIGHEST_HZ:
+            raise ValueError(f"a note of {self.hz} Hz is outside {LOWEST_HZ}-{HIGHEST_HZ} Hz")
+        if not 0 < self.seconds <= 1:
+            raise ValueError(f"a note of {self.seconds} s is not between 0 and 1 s long")
+
+
+Tune = tuple[Note, ...]
+
+TUNES: Final[dict[Cue, Tune]] = {
+    # Dice rattling: short clicks at jumping pitches.
+    Cue.DICE: (
+        Note(1568, 0.03),
+        Note(0, 0.03),
+        Note(1319, 0.03),
+        Note(0, 0.03),
+        Note(1661, 0.03),
+        Note(0, 0.03),
+        Note(1175, 0.05),
+    ),
+    # A hit: a falling knock.
+    Cue.HIT: (Note(1760, 0.06), Note(1175, 0.06), Note(587, 0.14)),
+    # Your turn: two rising notes, like a doorbell.
+    Cue.TURN: (Note(880, 0.12), Note(0, 0.05), Note(1319, 0.18)),
+    # Refused: one low buzz.
+    Cue.REFUSED: (Note(440, 0.3),),
+}
+
+
+def tune(cue: Cue) -> Tune:
+    """The notes ``cue`` is played as."""
+    return TUNES[cue]
+
+
+def pairs(cue: Cue) -> tuple[tuple[float, float], ...]:
+    """``cue``'s notes as ``(hz, seconds)`` pairs, as the buzzer and the page take them."""
+    return tuple((note.hz, note.seconds) for note in TUNES[cue])
+
+
+def cues_of(records: Sequence[Record], seats: tuple[Seat, Seat]) -> tuple[Cue, ...]:
+    """What a step's ``records`` sound like: a die or the dice rolled, a hit in a play, and
+    "your turn" when a play passes the turn to a person at this board (``seats``), unless
+    the play won the game. In the order they happened."""
+    heard: list[Cue] = []
+    for index, record in enumerate(records):
+        if isinstance(record, OpeningDie | Rolled):
+            heard.append(Cue.DICE)
+        elif isinstance(record, Played | IllegalAccepted):
+            if isinstance(record, Played) and any(move.hit for move in record.move_values()):
+                heard.append(Cue.HIT)
+            ended = any(isinstance(later, GameEnded) for later in records[index + 1 :])
+            if not ended and seats[1 - record.player] is Seat.PERSON:
+                heard.append(Cue.TURN)
+    # The dice of the two opening presses come in one step: one rattle is enough.
+    return tuple(cue for i, cue in enumerate(heard) if i == 0 or cue != heard[i - 1])
+
+
+def alert_cue(before: str | None, after: str | None, *, moving: bool) -> Cue | None:
+    """The refused-move cue when the board turns wrong while a play is being made
+    (``moving``); setting up for a game, when the board is wrong as a matter of course, is
+    silent."""
+    return Cue.REFUSED if moving and after == "wrong" and before != "wrong" else None
