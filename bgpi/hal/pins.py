@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Final
 
+from bgpi.i18n import _
 from bgpi.words import BLACK, WHITE, ButtonName
 
 # The hardware SPI0 pins; a chain wired elsewhere works through gpiozero's (slow) software SPI.
@@ -57,13 +58,15 @@ SPI1_CLAIMED: Final = (SPI1_CE0, 19, SPI1_MOSI, SPI1_SCLK)
 def buzzer_pin_error(gpio: int, pins: PinMap, led_wiring: str = "spi") -> str:
     """Why ``gpio`` cannot drive the buzzer beside ``pins``, or ``""``."""
     if not 2 <= gpio <= 27:
-        return f"{gpio} is not a header GPIO free for output (2-27)"
+        return _("{gpio} is not a header GPIO free for output (2-27)").format(gpio=gpio)
     for name, used in pins.as_dict().items():
         if used == gpio:
-            return f"GPIO{gpio} is already {name} ([pins])"
+            return _("GPIO{gpio} is already {name} ([pins])").format(gpio=gpio, name=name)
     claimed = SPI0_CLAIMED + (SPI1_CLAIMED if led_wiring == "spi" else ())
     if gpio in claimed:
-        return f"GPIO{gpio} is held by an SPI bus of the sensors or LEDs: try GPIO{BUZZER_PIN}"
+        return _(
+            "GPIO{gpio} is held by an SPI bus of the sensors or LEDs: try GPIO{suggested}"
+        ).format(gpio=gpio, suggested=BUZZER_PIN)
     return ""
 
 

@@ -94,7 +94,7 @@ def new_session(
     request = waiting(sim.table)  # resumed while an engine was to answer
     if request is not None and request.player in sim.seats:
         sim.ask(request)
-    return SimSession(sim, config.ledmap, config.style)
+    return SimSession(sim, config.ledmap, config.style, sound=config.sound.enabled)
 
 
 async def serve_sim(

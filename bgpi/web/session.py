@@ -49,8 +49,10 @@ class SimSession:
         style: Style,
         *,
         wall: Callable[[], float] = time.monotonic,
+        sound: bool = False,
     ) -> None:
         self.sim = sim
+        self.sound = sound  # [sound] enabled: the page plays the cues until muted
         self.ledmap = ledmap
         self.style = style
         self.wall = wall
@@ -70,7 +72,7 @@ class SimSession:
         }
 
     def layout(self) -> dict[str, object]:
-        return layout_message(self.ledmap, self.sim.geometry, self.style, "sim")
+        return layout_message(self.ledmap, self.sim.geometry, self.style, "sim", sound=self.sound)
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -173,7 +175,7 @@ class SimSession:
         if sim.table is not self._table or (board, hand) != self._seen:
             self._table, self._seen = sim.table, (board, hand)
             records = current_match(sim.driver.log)
-            state = state_message(sim.table, board, records, hand=hand)
+            state = state_message(sim.table, board, records, hand=hand, cues=sim.driver.heard)
         frame = None
         if sim.frame is not self._frame:
             self._frame = sim.frame
