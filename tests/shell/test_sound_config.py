@@ -3,18 +3,22 @@ pins, and the buzzer opened only where the config and the hardware ask for one."
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from bgpi.app import open_board_buzzer
+from bgpi.app import App, Hardware, open_board_buzzer
 from bgpi.cli import main
-from bgpi.config import ConfigError, parse, show
+from bgpi.config import Config, ConfigError, parse, show
+from bgpi.cues import Cue, pairs
 from bgpi.hal.buzzer import BuzzerKind, GpioBuzzer
 from bgpi.hal.sim import SimBuzzer
+from bgpi.selfplay import Hands
 
 
 def test_sound_is_off_by_default_and_no_buzzer_is_opened() -> None:
@@ -81,3 +85,39 @@ def test_the_gpio_buttons_get_the_configured_buzzer_on_its_pin(pwm_pins: MockFac
         assert pwm_pins.pin(27).function == "output"
     finally:
         buzzer.close()
+
+
+def test_bgpi_run_plays_the_tables_cues_on_the_buzzer(tmp_path: Path) -> None:
+    """Self-play on the simulator with sound on: the cues of the table's steps reach the
+    (silent) buzzer of the board, as their own notes."""
+    config = parse({"sound": {"enabled": True, "buzzer_pin": 27}})
+    app = App(config, tmp_path)
+    hands = Hands(5, say=lambda _: None)
+    opened: list[Hardware] = []
+
+    def hardware(config: Config, stack: ExitStack) -> Hardware:
+        opened.append(hands.hardware(config, stack))
+        return opened[-1]
+
+    app.hands, app.hardware = hands, hardware
+    ready = threading.Event()
+    app.on_ready = ready.set
+    thread = threading.Thread(target=app.run)
+    thread.start()
+    try:
+        assert ready.wait(30)
+        driver = app.driver
+        assert driver is not None
+        for _ in range(600):  # until a play has passed the turn, for a minute at most
+            if any(cue is Cue.TURN for _, cue in driver.heard):
+                break
+            app.stop.wait(0.1)
+    finally:
+        app.stop.set()
+        thread.join(30)
+    (made,) = opened
+    assert isinstance(made.buzzer, SimBuzzer)
+    heard = [pairs(cue) for _, cue in driver.heard]
+    assert any(cue is Cue.TURN for _, cue in driver.heard)
+    assert made.buzzer.played[-len(heard) :] == heard
+    assert pairs(Cue.DICE) in made.buzzer.played
