@@ -1,9 +1,10 @@
 """What the table sounds like: which records are heard, and the tunes they are heard as.
 
 Sound is optional and off by default (``[sound] enabled``). Four cues: the dice rolled, a
-hit, "your turn" (the turn passed to a person at this board) and a refused move (the board
-turned wrong while a play is made). :func:`cues_of` and :func:`alert_cue` are pure: the
-shell gives each step's records and the scene's alert and plays what they return, on the
+hit (heard when the hit checker reaches the bar), "your turn" (the turn passed to a person
+at this board) and a refused move (the board turned wrong while a play is made).
+:func:`step_cues` and :func:`alert_cue` are pure: the shell gives each step of the table and
+the scene's alert and plays what they return, on the
 board's buzzer (:mod:`bgpi.hal.buzzer`) and in the page (``web/static/sound.js``), both from
 the one table of tunes here, so the two sound alike.
 """
@@ -24,6 +25,8 @@ from bgpi.records import (
     Rolled,
     Seat,
 )
+from bgpi.table import Guided, Step, Table
+from bgpi.table.phases import Moving
 
 # A piezo is loud between about 1 and 4 kHz, and gpiozero's TonalBuzzer plays an octave
 # either side of its middle tone: A5 (880 Hz) gives 440-1760 Hz, which every tune keeps to.
@@ -87,21 +90,36 @@ def pairs(cue: Cue) -> tuple[tuple[float, float], ...]:
     return tuple((note.hz, note.seconds) for note in TUNES[cue])
 
 
+def step_cues(before: Table, step: Step) -> tuple[Cue, ...]:
+    """What one step of the table sounds like: a hit made on the board, then its records."""
+    hit = (Cue.HIT,) if hits_made(step.table) > hits_made(before) else ()
+    return hit + cues_of(step.records, step.table.seats)
+
+
+def hits_made(table: Table) -> int:
+    """The hits the hands have made so far this turn: in the play the board shows while
+    moving, or in the lit moves made of a play chosen elsewhere; 0 between turns."""
+    at = table.at
+    if isinstance(at, Moving):
+        return sum(move.hit for move in at.tracker.node(at.near).moves)
+    if isinstance(at, Guided):
+        return sum(move.hit for move in at.moves[: at.done])
+    return 0
+
+
 def cues_of(records: Sequence[Record], seats: tuple[Seat, Seat]) -> tuple[Cue, ...]:
-    """What a step's ``records`` sound like: a die or the dice rolled, a hit in a play, and
-    "your turn" when a play passes the turn to a person at this board (``seats``), unless
-    the play won the game. In the order they happened."""
+    """What a step's ``records`` sound like: a die or the dice rolled, and "your turn" when
+    a play passes the turn to a person at this board (``seats``), unless the play won the
+    game. (A play's hits were heard as they were made: see :func:`step_cues`.)"""
     heard: list[Cue] = []
     for index, record in enumerate(records):
         if isinstance(record, OpeningDie | Rolled):
             heard.append(Cue.DICE)
         elif isinstance(record, Played | IllegalAccepted):
-            if isinstance(record, Played) and any(move.hit for move in record.move_values()):
-                heard.append(Cue.HIT)
             ended = any(isinstance(later, GameEnded) for later in records[index + 1 :])
             if not ended and seats[1 - record.player] is Seat.PERSON:
                 heard.append(Cue.TURN)
-    # The dice of the two opening presses come in one step: one rattle is enough.
+    # The dice of the two opening presses may come in one step: one rattle is enough.
     return tuple(cue for i, cue in enumerate(heard) if i == 0 or cue != heard[i - 1])
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bgpi.cues import Cue, alert_cue, cues_of
+from bgpi.cues import Cue, alert_cue, step_cues
 from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
@@ -136,7 +136,7 @@ class Driver:
             else:
                 self.log.append(record)
         self.table = step.table
-        self._cues(cues_of(step.records, step.table.seats))
+        self._cues(step_cues(before, step))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
         if step.request is not None and self.ask is not None:

@@ -21,9 +21,11 @@ from bgpi.records import (
     Rolled,
     Seat,
 )
+from bgpi.rules import legal_plays
+from bgpi.sensing.board import zone_of
 from bgpi.simtable import SimOptions, SimTable
 from bgpi.table import Phase
-from bgpi.words import BLACK, WHITE
+from bgpi.words import BLACK, WHITE, bar_zone
 
 PEOPLE = (Seat.PERSON, Seat.PERSON)
 QUIET = Played(WHITE, ((8, 5, 3, False), (6, 5, 1, False)))
@@ -36,21 +38,21 @@ def test_the_dice_are_heard_once_a_step() -> None:
     assert cues_of(opening, PEOPLE) == (Cue.DICE,)
 
 
-def test_a_play_passes_the_turn_and_a_hit_is_heard_first() -> None:
+def test_a_play_passes_the_turn() -> None:
     assert cues_of([QUIET], PEOPLE) == (Cue.TURN,)
-    assert cues_of([HITTING], PEOPLE) == (Cue.HIT, Cue.TURN)
+    assert cues_of([HITTING], PEOPLE) == (Cue.TURN,)  # its hit was heard as it was made
     assert cues_of([IllegalAccepted(WHITE, "4HPwATDgc/ABMA")], PEOPLE) == (Cue.TURN,)
 
 
 def test_your_turn_is_only_for_a_person_at_this_board() -> None:
     engine_black = (Seat.PERSON, Seat.ENGINE)
     assert cues_of([QUIET], engine_black) == ()  # the engine needs no reminder
-    assert cues_of([HITTING], engine_black) == (Cue.HIT, Cue.TURN)  # White, here, is next
+    assert cues_of([HITTING], engine_black) == (Cue.TURN,)  # White, here, is next
     assert cues_of([QUIET], (Seat.PERSON, Seat.REMOTE)) == ()
 
 
 def test_a_winning_play_hands_no_turn_over() -> None:
-    assert cues_of([HITTING, GameEnded(BLACK, 1, 1)], PEOPLE) == (Cue.HIT,)
+    assert cues_of([HITTING, GameEnded(BLACK, 1, 1)], PEOPLE) == ()
     assert cues_of([CubeAction(WHITE, "double"), CubeAction(BLACK, "take")], PEOPLE) == ()
 
 
@@ -75,7 +77,7 @@ def test_the_driver_tells_the_cues_of_a_match_as_they_happen() -> None:
     told: list[Cue] = []
     sim.driver.hear = told.append
     players = (PipPlayer(), PipPlayer())
-    hits = turns = rolls = 0
+    hits = hitting = turns = rolls = 0
     for step in range(3000):
         if sim.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
             break
@@ -83,10 +85,16 @@ def test_the_driver_tells_the_cues_of_a_match_as_they_happen() -> None:
         act(sim, players, random.Random(step))
         new = sim.driver.log[records:]
         rolls += sum(isinstance(r, Rolled | OpeningDie) for r in new)
-        hits += sum(isinstance(r, Played) and any(m.hit for m in r.move_values()) for r in new)
+        plays = [r for r in new if isinstance(r, Played)]
+        hits += sum(m.hit for r in plays for m in r.move_values())
+        hitting += sum(any(m.hit for m in r.move_values()) for r in plays)
         turns += sum(isinstance(r, Played) for r in new)
     assert hits and turns and rolls
-    assert told.count(Cue.HIT) == hits
+    # Heard as the hit checker reaches the bar: once a hit, or once for two made at once.
+    assert hitting <= told.count(Cue.HIT) <= hits
+    for index, cue in enumerate(told):  # a hit is heard before the turn passes
+        if cue is Cue.HIT:
+            assert Cue.TURN in told[index + 1 :] or index == len(told) - 1
     assert told.count(Cue.TURN) == turns - 1  # the winning play hands over nothing
     assert rolls - 1 <= told.count(Cue.DICE) <= rolls  # the two opening dice: one rattle
     numbers = [number for number, _ in sim.driver.heard]
@@ -106,3 +114,35 @@ def test_a_wrong_placement_mid_play_is_heard_as_refused() -> None:
     sim.board.place(12, WHITE)  # Black holds 12: no legal move lands there
     sim.advance(1.0)
     assert told == [Cue.DICE, Cue.DICE, Cue.REFUSED]
+
+
+def test_a_hit_is_heard_when_the_hit_checker_reaches_the_bar() -> None:
+    sim = SimTable(MatchStarted(1), options=SimOptions(seed=3))  # Black opens 5-2: 13/8 13/11
+    told: list[Cue] = []
+    sim.driver.hear = told.append
+    players = (PipPlayer(), PipPlayer())
+    for step in range(400):  # the demo's hands, up to a turn whose play may hit
+        if sim.phase is Phase.MOVING and any(
+            m.hit
+            for play in legal_plays(sim.table.mover_view, sim.match.dice or ())
+            for m in play.moves[:1]
+        ):
+            break
+        act(sim, players, random.Random(step))
+    mover = sim.match.turn
+    assert sim.phase is Phase.MOVING and mover is not None
+    (play,) = [
+        p for p in legal_plays(sim.table.mover_view, sim.match.dice or ()) if p.moves[0].hit
+    ][:1]
+    move = play.moves[0]
+    before = len(told)
+    other = 1 - mover
+    src, dst = zone_of(mover, move.src), zone_of(mover, move.dst)
+    sim.board.lift(src, mover)
+    sim.board.place(dst, mover)  # two checkers on the point: the hit is not made yet
+    sim.advance(1.0)
+    assert Cue.HIT not in told[before:]
+    sim.board.lift(dst, other)
+    sim.board.place(bar_zone(other), other)
+    sim.advance(1.0)
+    assert told[before:] == [Cue.HIT]

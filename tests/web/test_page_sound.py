@@ -49,7 +49,7 @@ def passed(page: Page) -> list[dict[str, str]]:
 def wait_cues(page: Page, count: int) -> None:
     """Until the page has taken ``count`` cues, played or let pass."""
     page.wait_for_function(
-        f"window.bgpiSound.played.length + window.bgpiSound.passed.length >= {count}",
+        f"() => window.bgpiSound.played.length + window.bgpiSound.passed.length >= {count}",
         timeout=5000,
     )
 
