@@ -96,7 +96,7 @@ def open_board_buzzer(config: Config) -> Buzzer | None:
     return open_buzzer(config.buttons.backend, **chosen.options(backend_settings(config)))
 
 
-def player(buzzer: Buzzer) -> Callable[[Cue], None]:
+def sounding(buzzer: Buzzer) -> Callable[[Cue], None]:
     """What the driver tells each cue to: the buzzer plays it on its own thread."""
     return lambda cue: buzzer.play(pairs(cue))
 
@@ -232,7 +232,7 @@ class App:
                 self.config.style,
                 log=journal.records(),
                 ask=self._ask,
-                hear=player(hardware.buzzer) if hardware.buzzer is not None else None,
+                hear=sounding(hardware.buzzer) if hardware.buzzer is not None else None,
             )
             self._seat_remote(link, self.driver, journal)
             self.worker = self._seat_engines(table, engines, stack)

@@ -121,6 +121,8 @@ def _turn(match: Match, names: tuple[str, str]) -> str:
     if match.turn is None:
         return _("turn: the opening roll")
     name = names[match.turn]
+    if match.match_over and match.winner is not None:
+        return _("the match is over: {name} won it").format(name=names[match.winner])
     if match.game_winner is not None:
         return _("the game is over: {name} won it").format(name=names[match.game_winner])
     if match.double_offered:

@@ -107,3 +107,18 @@ def test_status_says_whose_turn_and_the_cube_in_names(
     winner = table.match.game_winner
     assert winner is not None
     assert out.splitlines()[2] == f"the game is over: {NAMES[winner]} won it"
+
+
+def test_status_names_the_matchs_winner_once_it_is_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    memory = MemoryJournal()
+    play_match(MatchStarted(1, names=NAMES), seed=3, say=lambda _: None, journal=memory)
+    with Journal.open(tmp_path / JOURNAL_NAME) as journal:
+        journal.new_match(memory.records[0])
+        journal.append_all(memory.records[1:])
+    assert main(["status", "--state-dir", str(tmp_path)]) == 0
+    table = Table.replay(TableConfig(capacities(Geometry.default())), memory.records)
+    winner = table.match.winner
+    assert winner is not None
+    assert capsys.readouterr().out.splitlines()[2] == f"the match is over: {NAMES[winner]} won it"
