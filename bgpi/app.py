@@ -43,11 +43,22 @@ from bgpi.reload import ConfigWatch, with_rules_of
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
 from bgpi.store import JOURNAL_NAME, Journal, JournalError, corrupt
-from bgpi.table import Chosen, Decided, DecisionRequest, Phase, Table, TableConfig, waiting
+from bgpi.table import (
+    Chosen,
+    Decided,
+    DecisionRequest,
+    Hinted,
+    HintRequest,
+    Phase,
+    Table,
+    TableConfig,
+    waiting,
+)
 
 if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis needs them
     from bgpi.analysis import Analyst
     from bgpi.engine import Engine
+    from bgpi.engine.seat import EngineSeat
     from bgpi.engine.worker import Answer, EngineWorker
 
 if TYPE_CHECKING:
@@ -138,6 +149,7 @@ def table_config(config: Config) -> TableConfig:
         long_press=config.buttons.long_press_ms / 1000,
         accept_illegal=not config.rules.demand_correction,
         next_match=config.match_record().rules(),
+        hints=config.seats.hints,
     )
 
 
@@ -232,13 +244,14 @@ class App:
                 self.config.style,
                 log=journal.records(),
                 ask=self._ask,
+                hint=self._hint,
                 hear=sounding(hardware.buzzer) if hardware.buzzer is not None else None,
             )
             self._seat_remote(link, self.driver, journal)
-            self.worker = self._seat_engines(table, engines, stack)
+            self._stack = stack
+            self.worker = self._seat_engines(table, engines)
             if self.hands:
                 self.hands.start(self.driver, journal, self.stop)
-            self._stack = stack
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
             log.info("ready: %s, phase %s", table.match, table.phase.value)
@@ -291,19 +304,16 @@ class App:
         if self.remote is None:
             self._dispatch(driver, event)
             return
-        from bgpi.remote.board import StoppedError  # noqa: PLC0415 (a remote match only)
-        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415
+        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415 (a remote match only)
 
         try:
             self._dispatch(driver, event)
-        except MatchPausedError as exc:  # while the dice were drawn with the other board
+        except MatchPausedError as exc:  # as the dice began to be drawn with the other board
             self.remote.paused_by(exc)
-        except StoppedError:
-            log.info("stopped while waiting for the other board's dice")
 
     @staticmethod
     def _dispatch(driver: Driver, event: Event | Answer) -> None:
-        if isinstance(event, Decided | Chosen):
+        if isinstance(event, Decided | Chosen | Hinted):
             driver.dispatch(event)
         else:
             driver.handle(event)
@@ -324,19 +334,14 @@ class App:
 
     def _seat_remote(self, link: Link | None, driver: Driver, journal: Journal) -> None:
         """The other board's seat: its word read at every turn of the loop, the dice drawn
-        with it. While the loop waits for the dice, the watchdog is fed and the page shows
-        the wait."""
+        with it while the loop goes on (the board, the buttons, the page and the watchdog
+        all served meanwhile)."""
         if link is None:
             return
         from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
 
-        def waiting() -> None:
-            self.notifier.alive()
-            if self.observer:
-                self.observer(driver, journal)
-
         self.remote = RemoteSeat(link, driver, time.monotonic)
-        self.remote.be_patient(self.stop, waiting)
+        self.remote.be_patient()
 
     def remote_status(self) -> RemoteStatus | None:
         """A remote match's state for the page (on the loop's thread); None: not one."""
@@ -427,12 +432,32 @@ class App:
         if self.worker is not None and self.driver is not None:
             self.worker.ask(request, self.driver.table)
 
-    def _seat_engines(
-        self, table: Table, engines: dict[int, Engine], stack: ExitStack
-    ) -> EngineWorker | None:
+    def _hint(self, request: HintRequest) -> None:
+        """A person asks for a hint: the engine's thread answers into the loop's queue (the
+        thread started with the first hint where no engine seat started it)."""
+        if self.worker is None:
+            self.worker = self._start_worker({})
+        if self.driver is not None:
+            self.worker.hint(request, self.driver.table)
+
+    def _start_worker(self, seats: dict[int, EngineSeat]) -> EngineWorker:
+        """The engine's thread for ``seats``, and for the hints where the config gives any."""
+        from bgpi.engine.levels import Level  # noqa: PLC0415
+        from bgpi.engine.seats import gnubg_advisor  # noqa: PLC0415
+        from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
+
+        advisor = None
+        if self.config.seats.hints:
+            level = Level.parse(self.config.seats.hint_level)
+            advisor = gnubg_advisor(level, say=log.warning, timeout=self.config.seats.timeout_s)
+        worker = EngineWorker(seats, self.events.put, advisor=advisor)
+        assert self._stack is not None  # started inside run
+        self._stack.callback(worker.close)
+        return worker
+
+    def _seat_engines(self, table: Table, engines: dict[int, Engine]) -> EngineWorker | None:
         """The thread that answers for the match's engine seats, if it has any."""
         from bgpi.engine.seat import EngineSeat  # noqa: PLC0415
-        from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
 
         seats: dict[int, EngineSeat] = {}
         for player in (0, 1):
@@ -450,9 +475,7 @@ class App:
             for engine in engines.values():
                 engine.close()
             return None
-        worker = EngineWorker(seats, self.events.put)
-        stack.callback(worker.close)
-        return worker
+        return self._start_worker(seats)
 
     def handle_signals(self) -> None:
         """Stop cleanly on SIGTERM (systemd) and SIGINT (Ctrl-C)."""

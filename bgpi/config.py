@@ -26,7 +26,9 @@ Sections and keys (defaults in brackets)::
     [players]  white ["White"], black ["Black"]
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
-               analyse [true]: gnubg rates each game as it ends (where it is installed)
+               analyse [true]: gnubg rates each game as it ends (where it is installed);
+               white_hints [false], black_hints [false]: a person playing that side may ask
+               gnubg for hints with a held button, at hint_level ["expert"]
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
     [sound]    enabled [false]: the dice, a hit, "your turn" and a refused move heard, on the
@@ -119,6 +121,10 @@ class SeatsConfig:
     black: str = "person"
     timeout_s: float = 60.0
     analyse: bool = True  # gnubg rates each game as it ends, where gnubg is installed
+    # A person at the board playing that side may ask gnubg (at hint_level) for a hint.
+    white_hints: bool = False
+    black_hints: bool = False
+    hint_level: str = "expert"
 
     def __post_init__(self) -> None:
         for side in (self.white, self.black):
@@ -126,6 +132,18 @@ class SeatsConfig:
                 from bgpi.engine.seats import Seat  # noqa: PLC0415
 
                 Seat.parse(side)
+        if self.hints:
+            from bgpi.engine.levels import Level  # noqa: PLC0415
+
+            try:
+                Level.parse(self.hint_level)
+            except ValueError as exc:
+                raise ValueError(f"hint_level: {exc}") from None
+
+    @property
+    def hints(self) -> frozenset[int]:
+        """The players (0 White, 1 Black) who may ask for hints."""
+        return frozenset(p for p, on in enumerate((self.white_hints, self.black_hints)) if on)
 
     def chosen(self) -> tuple[Seat, Seat]:
         """Each side's seat in the match record: a person, or the engine."""

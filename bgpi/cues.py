@@ -2,9 +2,9 @@
 
 Sound is optional and off by default (``[sound] enabled``). Four cues: the dice rolled, a
 hit (heard when the hit checker reaches the bar), "your turn" (the turn passed to a person
-at this board) and a refused move (the board turned wrong while a play is made).
-:func:`step_cues` and :func:`alert_cue` are pure: the shell gives each step of the table and
-the scene's alert and plays what they return, on the
+at this board) and a refused move (a mistake newly said while a play is made, or a ROLL
+refused; not a hit whose blot is still on its way to the bar). :func:`step_cues` is pure:
+the shell gives it each step of the table and plays what it returns, on the
 board's buzzer (:mod:`bgpi.hal.buzzer`) and in the page (``web/static/sound.js``), both from
 the one table of tunes here, so the two sound alike.
 """
@@ -25,6 +25,7 @@ from bgpi.records import (
     Rolled,
     Seat,
 )
+from bgpi.sensing.mistakes import MistakeKind
 from bgpi.table import Guided, Step, Table
 from bgpi.table.phases import Moving
 
@@ -91,9 +92,24 @@ def pairs(cue: Cue) -> tuple[tuple[float, float], ...]:
 
 
 def step_cues(before: Table, step: Step) -> tuple[Cue, ...]:
-    """What one step of the table sounds like: a hit made on the board, then its records."""
-    hit = (Cue.HIT,) if hits_made(step.table) > hits_made(before) else ()
-    return hit + cues_of(step.records, step.table.seats)
+    """What one step of the table sounds like: a hit made on the board or a mistake newly
+    said, then the step's records."""
+    after = step.table
+    hit = (Cue.HIT,) if hits_made(after) > hits_made(before) else ()
+    refused = (Cue.REFUSED,) if newly_refused(before, after) else ()
+    return hit + refused + cues_of(step.records, after.seats)
+
+
+def newly_refused(before: Table, after: Table) -> bool:
+    """Whether ``after`` says a mistake ``before`` did not: a board that no legal play fits,
+    or a ROLL refused with the reason. A hitter on a blot not yet on the bar is a hit being
+    made, not a refusal: the hit is heard once the blot is there."""
+    mistake = after.mistake
+    return (
+        mistake is not None
+        and mistake != before.mistake
+        and mistake.kind is not MistakeKind.HIT_UNDONE
+    )
 
 
 def hits_made(table: Table) -> int:
@@ -121,10 +137,3 @@ def cues_of(records: Sequence[Record], seats: tuple[Seat, Seat]) -> tuple[Cue, .
                 heard.append(Cue.TURN)
     # The dice of the two opening presses may come in one step: one rattle is enough.
     return tuple(cue for i, cue in enumerate(heard) if i == 0 or cue != heard[i - 1])
-
-
-def alert_cue(before: str | None, after: str | None, *, moving: bool) -> Cue | None:
-    """The refused-move cue when the board turns wrong while a play is being made
-    (``moving``); setting up for a game, when the board is wrong as a matter of course, is
-    silent."""
-    return Cue.REFUSED if moving and after == "wrong" and before != "wrong" else None

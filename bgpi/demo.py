@@ -123,8 +123,12 @@ def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> No
     phase, match = sim.phase, sim.match
     turn = match.turn
     assert turn is not None
-    side = players[turn] if phase is not Phase.DOUBLED else players[1 - turn]
+    answering = phase in (Phase.DOUBLED, Phase.RESIGN_OFFERED)
+    side = players[1 - turn] if answering else players[turn]
     assert isinstance(side, PipPlayer)
+    if phase is Phase.RESIGN_OFFERED:
+        sim.roll(1 - turn)  # the built-in player accepts a resignation offered to it
+        return
     if phase is Phase.BEFORE_ROLL:
         view = sim.table.mover_view_of(turn)
         if match.may_double(turn) and side.doubles(view, match):

@@ -14,20 +14,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bgpi.cues import Cue, alert_cue, step_cues
+from bgpi.cues import Cue, step_cues
 from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
+from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import (
     DecisionRequest,
+    DiceDrawing,
+    DiceRequest,
     DiceRolled,
     Event,
     Fault,
-    Phase,
+    Hinted,
+    HintRequest,
     Press,
     Seen,
     Table,
@@ -39,7 +44,6 @@ from bgpi.words import RGB
 log = logging.getLogger("bgpi")
 
 HEARD = 8  # cues kept for the page: more than one step ever makes
-_PLAYING = (Phase.MOVING, Phase.GUIDED)  # where a wrong board is a refused move
 
 
 class Journal(Protocol):
@@ -75,6 +79,14 @@ class MemoryJournal:
         return 1
 
 
+class DrawnDice(Protocol):
+    """Dice drawn with someone else (a remote board's commit-reveal exchange): asked for
+    now, ready later. The shell's loop goes on meanwhile (:meth:`Driver.collect`)."""
+
+    def draw(self, count: int) -> tuple[int, ...] | None:
+        """Begin (or go on with) drawing ``count`` dice; them once drawn, else None."""
+
+
 @dataclass
 class Driver:
     """Runs a table against a journal, dice and pixels."""
@@ -98,6 +110,11 @@ class Driver:
     hear: Callable[[Cue], None] | None = None
     # The last cues with their running numbers, for the page (which plays the new ones).
     heard: tuple[tuple[int, Cue], ...] = ()
+    # Told when a person here asks for a hint; the answer comes back as an event (Hinted).
+    hint: Callable[[HintRequest], None] | None = None
+    # Dice that come later, if set (instead of ``dice``); ``drawing`` the request waiting.
+    drawn: DrawnDice | None = None
+    drawing: DiceRequest | None = None
     _due: float | None = None  # when a blinking light next changes the frame
     _scene: Scene | None = None  # what the frame shows
 
@@ -139,12 +156,19 @@ class Driver:
         self._cues(step_cues(before, step))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
+        mistake = self.table.mistake
+        if mistake is not None and mistake != before.mistake and step.refused is None:
+            # Once per mistake, not per frame: the settled board changing says it again.
+            log.info("%s", mistake_words(mistake))
         if step.request is not None and self.ask is not None:
             self.ask(step.request)
+        if step.hint is not None and self.hint is not None:
+            self.hint(step.hint)
+        if isinstance(event, Hinted) and self.table.hint is event:
+            name = self.table.names[event.player]
+            log.info("%s", _("hint for {name}: {hint}").format(name=name, hint=event.words()))
         if step.dice is not None:
-            request = step.dice
-            values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
-            self.dispatch(DiceRolled(request.player, values, event.t))
+            self._roll(step.dice, event.t)
             return
         self.show(event.t, changed=self.table is not before)
         tracker = getattr(self.table.at, "tracker", None)
@@ -164,6 +188,29 @@ class Driver:
             for cue in cues:
                 self.hear(cue)
 
+    def _roll(self, request: DiceRequest, t: float) -> None:
+        values: tuple[int, ...] | None
+        if self.drawn is None:
+            values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
+        elif (drawn := self.drawn.draw(request.count)) is not None:
+            values = drawn
+        else:  # they come later: the table waits for them, and the loop goes on
+            self.drawing = request
+            self.dispatch(DiceDrawing(request.player, request.count, t))
+            return
+        self.dispatch(DiceRolled(request.player, values, t))
+
+    def collect(self, now: float) -> None:
+        """Dice drawn with someone else, to the table once they are drawn (at each turn of
+        the shell's loop)."""
+        request = self.drawing
+        if request is None or self.drawn is None:
+            return
+        values = self.drawn.draw(request.count)
+        if values is not None:
+            self.drawing = None
+            self.dispatch(DiceRolled(request.player, values, now))
+
     @property
     def scene(self) -> Scene:
         return scene_of(self.table)
@@ -179,9 +226,6 @@ class Driver:
         scene = self.scene
         if self.frame is not None and not due and scene == self._scene:
             return
-        before = self._scene.alert if self._scene is not None else None
-        cue = alert_cue(before, scene.alert, moving=self.table.phase in _PLAYING)
-        self._cues(() if cue is None else (cue,))
         frame = render(scene, self.ledmap, self.style, now)
         self.frames_composed += 1
         self._scene = scene

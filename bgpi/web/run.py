@@ -19,11 +19,14 @@ from typing import Final, Self, TypeVar
 from bgpi.config import Config
 from bgpi.driver import Journal as JournalProtocol
 from bgpi.engine import Engine
+from bgpi.engine.hints import Advisor
+from bgpi.engine.levels import Level
 from bgpi.engine.seat import EngineSeat
-from bgpi.engine.seats import open_engines
+from bgpi.engine.seats import gnubg_advisor, open_engines
+from bgpi.engine.worker import EngineWorker
 from bgpi.records import MatchStarted, Record, Seat
-from bgpi.simtable import SimOptions, SimTable
-from bgpi.table import Phase, waiting
+from bgpi.simtable import Advise, SimOptions, SimSeat, SimTable
+from bgpi.table import DecisionRequest, HintRequest, Phase, Table, waiting
 from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.server import Hub
@@ -72,29 +75,54 @@ def new_session(
     records: MatchStarted | list[Record] | None = None,
     journal: JournalProtocol | None = None,
     engines: Mapping[int, Engine] | None = None,
+    advisor: Advisor | None = None,
 ) -> SimSession:
     """A simulated table for ``config`` with seeded dice: a new match with the checkers set up
     (``records`` None), or the match the records hold, the board standing as they leave it.
-    ``engines`` play the seats the match gives the engine (answering on the page's loop)."""
+    ``engines`` play the seats the match gives the engine and ``advisor`` gives the hints the
+    config allows, both on the engine's own thread: the page's loop never waits for gnubg,
+    whose answers the table takes at the next tick of the clock."""
     sim = SimTable(
         records if records is not None else config.match_record(),
         options=SimOptions(
             seed=seed,
             settle=config.sensors.settle_ms / 1000,
             long_press=config.buttons.long_press_ms / 1000,
+            hints=config.seats.hints,
         ),
         geometry=config.geometry,
         ledmap=config.ledmap,
         style=config.style,
         journal=journal,
     )
-    sim.seats = {p: EngineSeat(e, _say) for p, e in (engines or {}).items()}
+    seats = {p: EngineSeat(e, _say) for p, e in (engines or {}).items()}
+    worker = None
+    if seats or advisor is not None:
+        worker = EngineWorker(seats, sim.post, advisor=advisor, say=_say)
+        sim.seats = {p: _asking(worker) for p in seats}
+        sim.advise = _advising(worker)
     if sim.phase is Phase.SETUP:
         sim.setup()
     request = waiting(sim.table)  # resumed while an engine was to answer
     if request is not None and request.player in sim.seats:
         sim.ask(request)
-    return SimSession(sim, config.ledmap, config.style, sound=config.sound.enabled)
+    return SimSession(sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled)
+
+
+def _asking(worker: EngineWorker) -> SimSeat:
+    """A seat that hands the table's question to the engine's thread and answers later."""
+
+    def seat(request: DecisionRequest, table: Table) -> None:
+        worker.ask(request, table)
+
+    return seat
+
+
+def _advising(worker: EngineWorker) -> Advise:
+    def advise(request: HintRequest, table: Table) -> None:
+        worker.hint(request, table)
+
+    return advise
 
 
 async def serve_sim(
@@ -146,6 +174,10 @@ def run_sim(
         engines = open_engines(seats, say=_say, timeout=config.seats.timeout_s)
         for engine in engines.values():
             stack.callback(engine.close)
+        advisor = None
+        if config.seats.hints:
+            level = Level.parse(config.seats.hint_level)
+            advisor = gnubg_advisor(level, say=_say, timeout=config.seats.timeout_s)
         # A seat whose engine cannot be opened (no gnubg) is a person in a new match.
         fresh = replace(
             match or config.match_record(),
@@ -155,8 +187,14 @@ def run_sim(
             ),
         )
         session = new_session(
-            config, seed=seed, records=records or fresh, journal=journal, engines=engines
+            config,
+            seed=seed,
+            records=records or fresh,
+            journal=journal,
+            engines=engines,
+            advisor=advisor,
         )
+        stack.callback(session.close)
 
         def ready(address: Address) -> None:
             _say(f"bgpi sim: {address.url}")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bgpi.cues import Cue, pairs
-from bgpi.gamelog import log_entries
+from bgpi.gamelog import Entry, log_entries
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
 from bgpi.i18n import _
@@ -30,7 +30,19 @@ from bgpi.lights.scene import Scene
 from bgpi.numbering import printed_moves
 from bgpi.records import Record
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.sensing.mistakes import Mistake, mistake_words
+from bgpi.table import (
+    Guided,
+    Hold,
+    Illegal,
+    Phase,
+    Resigning,
+    ResignPending,
+    Rolling,
+    Table,
+    active_rows,
+)
+from bgpi.table.buttons import illegal_refused
 from bgpi.table.options import Option, value_of
 from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
@@ -163,7 +175,7 @@ def state_message(
         "last_play": sorted(scene.last_play),  # the page marks them brighter than the LEDs
         "board": [zone.to_json() for zone in board],
         "hand": [list(held) for held in hand],
-        "log": [entry.to_json() for entry in log_entries(records)],
+        "log": [entry.to_json() for entry in (*log_entries(records), *_mistake_entry(table))],
         "position_id": view.id(),
         "match_id": match.id(),
         "cues": [[number, cue.value] for number, cue in cues],
@@ -180,19 +192,52 @@ def status(table: Table, scene: Scene) -> str:
             f"The {source} stopped answering ({message}): nothing is decided until they are back."
         )
     rows = active_rows(table)
-    words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
-    held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
-    if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+    words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
+    mistake = table.mistake
+    if mistake is not None and table.phase is Phase.MOVING:
+        line = _mistake_line(table, mistake, words)
+    elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = "The board is wrong: take away what blinks red, add where blue winks."
+        if illegal_refused(table):
+            line += " " + _(
+                "Against a remote board an illegal play is always corrected: the other board"
+                " cannot check it, so only a legal play is sent."
+            )
         if words:
             line += f" Or {_either(words)}."
+        if table.phase is Phase.ROLLING:
+            line = f"{_rolling(table, scene, words)} {line}"
     else:
         line = _SENTENCES[table.phase](table, scene, words)
+    if table.hint is not None:  # the engine's hint a person asked for, while it holds
+        line = _("{line} Hint for {name}: {hint}.").format(
+            line=line, name=table.names[table.hint.player], hint=table.hint.words()
+        )
     # Held meanings have no light of their own (the button shows its short one): say them.
     if not held:
         return line
     also = "; ".join(held)
     return f"{line} {also[:1].upper()}{also[1:]}."
+
+
+def _mistake_line(table: Table, mistake: Mistake, words: Sequence[str]) -> str:
+    """The board's mistake in game words (:mod:`bgpi.sensing.mistakes`), and what a button
+    still does (ending the turn as it stands, where the rules allow it)."""
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    line = _("{name} plays {dice}: {mistake}.").format(
+        name=_on_roll(table), dice=dice, mistake=mistake_words(mistake)
+    )
+    return f"{line} {_('Or {choice}.').format(choice=_either(words))}" if words else line
+
+
+def _mistake_entry(table: Table) -> tuple[Entry, ...]:
+    """The mistake the board shows now, as the log's last line: said once, while it stands."""
+    mistake, turn = table.mistake, table.match.turn
+    if mistake is None or turn is None:
+        return ()
+    text = _("{name}: {mistake}").format(name=table.names[turn], mistake=mistake_words(mistake))
+    return (Entry(text, turn, "mistake"),)
 
 
 def _either(words: Sequence[str]) -> str:
@@ -210,6 +255,19 @@ def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
 
 def _before_roll(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{_on_roll(table)} {_either(words)}."
+
+
+def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Rolling)
+    name = table.names[at.player]
+    if at.count == 1:
+        return _(
+            "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
+        ).format(name=name)
+    return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
+        name=name
+    )
 
 
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
@@ -266,6 +324,9 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     line = f"{name} ended the turn on an illegal play (it blinks): {other} {_either(words)}."
     if at.after is None:
         line += " The switches cannot tell where the checkers are: it must be corrected."
+    mistake = table.mistake
+    if mistake is not None:
+        line += " " + _("The mistake: {mistake}.").format(mistake=mistake_words(mistake))
     return line
 
 
@@ -306,6 +367,7 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.SETUP: _setup,
     Phase.OPENING: _opening,
     Phase.BEFORE_ROLL: _before_roll,
+    Phase.ROLLING: _rolling,
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,

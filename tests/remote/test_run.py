@@ -32,9 +32,11 @@ from bgpi.sensing.board import zone_of
 from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Guided, Phase, Table
 from bgpi.table.buttons import unseen_lit
+from bgpi.view import scene_of
 from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
-from bgpi.words import BLACK, ROLL, WHITE, ButtonName
+from bgpi.web.view import status
+from bgpi.words import BLACK, CUBE, ROLL, WHITE, ButtonName
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto, free_port
 from tests.web.webclient import receive_until, socket
@@ -354,3 +356,56 @@ def test_a_cheat_pauses_bgpi_run_which_shows_why_and_tells_the_other_board(
         assert remote.status().reason == reason
         assert dict(driver.table.faults)["remote"] == f"match paused: {reason}"
         assert not any(isinstance(r, OpeningDie) for r in driver.log)  # no die was drawn
+
+
+def soon(app: App, done: Callable[[], bool], what: str, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, f"bgpi run has not reached {what}: {where(app)}"
+        time.sleep(0.02)
+
+
+def test_bgpi_run_reads_the_board_and_the_buttons_while_the_other_boards_dice_are_awaited(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    turns: list[int] = []  # the loop's turns, each of which feeds the watchdog
+    run.app.on_alive = lambda: turns.append(1)
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(1))  # Black's board, slow with its dice
+        try:
+            # The hands set up and roll White's opening die: White commits to draw 0.
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            soon(app, lambda: driver.table.phase is Phase.ROLLING, "the wait for the dice")
+            before = len(turns)
+            six = zone_of(WHITE, 6)
+            run.board.lift(six, WHITE)  # a checker lifted while the dice are awaited
+            soon(app, lambda: driver.table.observation is not None
+                 and driver.table.observation[six] == 4, "the lifted checker read")  # fmt: skip
+            diff = driver.table.board_diff()
+            assert diff is not None and not diff.ok  # lit as a wrong board
+            run.board.place(six, WHITE)
+            soon(app, lambda: driver.table.board_ok() is True, "the checker put back")
+            run.buttons.press(WHITE, CUBE)  # taken at once, and it decides nothing
+            soon(app, lambda: any(h.player == WHITE for h in driver.table.held), "the press")
+            run.buttons.release(WHITE, CUBE)
+            soon(app, lambda: not driver.table.held, "the release")
+            assert driver.table.phase is Phase.ROLLING and len(driver.log) == 2
+            assert len(turns) > before  # the loop went round, feeding the watchdog
+            line = status(driver.table, scene_of(driver.table))
+            assert "waiting for its half" in line or "remote stopped answering" in line, line
+            # Black's board answers at last: its commitment, then its secret.
+            peer.session.remember(0, os.urandom(SECRET_BYTES))
+            while owed := peer.session.due():
+                for body in owed:
+                    peer.send(body)
+            peer.until(lambda: peer.session.dice(0) is not None)  # White's secret came
+            soon(app, lambda: any(isinstance(r, OpeningDie) for r in driver.log), "the die")
+            table = driver.table
+            assert table.phase is Phase.OPENING
+            dice = peer.session.dice(0)
+            assert dice is not None and table.opening == (dice[0], None)
+        finally:
+            peer.close()

@@ -10,15 +10,19 @@ import pytest
 
 from bgpi.demo import play_match
 from bgpi.driver import MemoryJournal
+from bgpi.engine.hints import advise
 from bgpi.export import export_mat
 from bgpi.geometry import Geometry
 from bgpi.numbering import printed_moves, printed_name, printed_point
 from bgpi.records import MatchStarted, Played
-from bgpi.rules import BAR, OFF, Move, Position
+from bgpi.rules import BAR, OFF, Move, Play, Position, parse_play
 from bgpi.rules.notation import format_moves
 from bgpi.sensing.board import capacities
 from bgpi.table import Table, TableConfig
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
+from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
+from tests.table.test_buttons import HELD
+from tests.table.test_hints import moving as hinted_moving
+from tests.table.test_hints import press as hold_roll
 
 SEED = 3  # Black starts, hits and is hit: entering, hitting and ordinary moves of both
 
@@ -128,3 +132,20 @@ def test_the_export_keeps_gnubgs_numbering() -> None:
     printed = printed_moves(BLACK, first_black.move_values())
     assert f": {own}\n" in mat  # Black's own numbering, as gnubg reads it
     assert printed not in mat
+
+
+class OnePlay:
+    """An engine that always answers with Black's run 24/13 (printed 1/12)."""
+
+    name = "stub"
+
+    def choose_play(self, view: Position, dice: tuple[int, int], match: object) -> Play:
+        return parse_play(view, dice, "24/13")
+
+
+def test_a_hint_for_black_is_written_in_the_boards_numbers() -> None:
+    table = hinted_moving()
+    request = hold_roll(table, BLACK, ROLL, HELD).hint
+    assert request is not None
+    answer = advise(request, table, OnePlay(), 1.0)  # type: ignore[arg-type]
+    assert answer.detail == "1/12" and answer.words().endswith("would play 1/12")

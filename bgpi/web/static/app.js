@@ -591,8 +591,10 @@
     const qr = document.getElementById("remote-qr");
     const source = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(remote.qr)}`;
     if (qr.getAttribute("src") !== source) qr.src = source;
-    document.getElementById("remote-state").textContent =
-      remote.reason ? `${remote.state}: ${remote.reason}` : remote.state;
+    // The state's words (translated by the server), and its key for the colour beside them.
+    const line = document.getElementById("remote-state");
+    line.dataset.link = remote.state;
+    line.textContent = remote.reason ? `${remote.words}: ${remote.reason}` : remote.words;
   }
 
   function showError(message) {
