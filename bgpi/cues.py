@@ -95,6 +95,8 @@ def step_cues(before: Table, step: Step) -> tuple[Cue, ...]:
     """What one step of the table sounds like: a hit made on the board or a mistake newly
     said, then the step's records."""
     after = step.table
+    if after is before and not step.records:  # most ticks and many frames change nothing
+        return ()
     hit = (Cue.HIT,) if hits_made(after) > hits_made(before) else ()
     refused = (Cue.REFUSED,) if newly_refused(before, after) else ()
     return hit + refused + cues_of(step.records, after.seats)
