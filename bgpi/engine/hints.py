@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bgpi.engine.api import CubeAnswer, Engine, EngineError, EngineMissingError
+from bgpi.numbering import printed_moves
 from bgpi.rules import Match, Play
 from bgpi.table import Advice, Hinted, HintKind, HintRequest, Moving, Phase, Table
 
@@ -43,7 +44,9 @@ def hint(table: Table, engine: Engine) -> Hint | None:
         return None
     if table.phase is Phase.MOVING and match.dice is not None and not _moved(table):
         play = engine.choose_play(table.mover_view, match.dice, match)
-        return Hint(turn, f"{engine.name} plays {play}", play)
+        return Hint(
+            turn, f"{engine.name} plays {printed_moves(turn, play.moves) or 'no move'}", play
+        )
     if table.phase is Phase.BEFORE_ROLL:
         if not match.may_double(turn):
             return Hint(turn, "no double now: roll")
@@ -82,7 +85,8 @@ def _advise(request: HintRequest, table: Table, engine: Engine, t: float) -> Hin
     if request.kind is HintKind.PLAY:
         assert match.dice is not None  # asked while moving
         play = engine.choose_play(table.mover_view, match.dice, match)
-        return Hinted(request, Advice.PLAY, name, t, play.moves, str(play))
+        written = printed_moves(player, play.moves) or "no move"  # as the board is numbered
+        return Hinted(request, Advice.PLAY, name, t, play.moves, written)
     if request.kind is HintKind.CUBE:
         if not match.may_double(player):
             return Hinted(request, Advice.NOT_NOW, name, t)

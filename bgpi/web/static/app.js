@@ -757,12 +757,14 @@
     if (message.type === "layout") {
       layout = message;
       body.dataset.mode = layout.mode;
+      window.bgpiSound.configure(layout);
       document.getElementById("mode").textContent =
         layout.mode === "sim" ? "simulated board" : "companion of the board (read-only)";
       rebuild();
     } else if (message.type === "state") {
       state = message;
       if (layout) showState();
+      window.bgpiSound.hear(state);
     } else if (message.type === "frame") {
       if (layout) showFrame(message.pixels);
     } else if (message.type === "error") {
