@@ -29,9 +29,10 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bgpi.config import Config
+from bgpi.cues import Cue, pairs
 from bgpi.driver import Driver
-from bgpi.hal import open_buttons, open_pixels, open_sensors
-from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
+from bgpi.hal import open_buttons, open_buzzer, open_pixels, open_sensors
+from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.lights.render import next_change, render
@@ -78,6 +79,7 @@ class Hardware:
     buttons: Buttons
     pixels: Pixels
     dice: Dice
+    buzzer: Buzzer | None = None  # [sound] enabled with a buzzer_pin
 
 
 def open_hardware(config: Config, stack: ExitStack) -> Hardware:
@@ -89,7 +91,25 @@ def open_hardware(config: Config, stack: ExitStack) -> Hardware:
     stack.callback(buttons.close)
     pixels = open_pixels(config.leds.backend, config.ledmap.length, **_pixel_options(config))
     stack.callback(pixels.close)
-    return Hardware(sensors, buttons, pixels, SystemDice())
+    buzzer = open_board_buzzer(config)
+    if buzzer is not None:
+        stack.callback(buzzer.close)
+    return Hardware(sensors, buttons, pixels, SystemDice(), buzzer)
+
+
+def open_board_buzzer(config: Config) -> Buzzer | None:
+    """The buzzer, if sound is on and a pin is given; of the buttons' backend (the simulated
+    one sounds nothing)."""
+    sound = config.sound
+    if not sound.enabled or sound.buzzer_pin is None:
+        return None
+    chosen = backend(Kind.BUZZER, config.buttons.backend)
+    return open_buzzer(config.buttons.backend, **chosen.options(backend_settings(config)))
+
+
+def sounding(buzzer: Buzzer) -> Callable[[Cue], None]:
+    """What the driver tells each cue to: the buzzer plays it on its own thread."""
+    return lambda cue: buzzer.play(pairs(cue))
 
 
 # What each backend takes from the config is the registry's business (bgpi.hal.registry). The
@@ -105,6 +125,8 @@ def backend_settings(config: Config) -> Settings:
         bounce_time=config.buttons.bounce_ms / 1000,
         led_wiring=config.leds.wiring,
         pixel_order=config.leds.pixel_order,
+        buzzer_pin=config.sound.buzzer_pin,
+        buzzer=config.sound.buzzer,
     )
 
 
@@ -223,6 +245,7 @@ class App:
                 log=journal.records(),
                 ask=self._ask,
                 hint=self._hint,
+                hear=sounding(hardware.buzzer) if hardware.buzzer is not None else None,
             )
             self._seat_remote(link, self.driver, journal)
             self._stack = stack

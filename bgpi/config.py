@@ -31,6 +31,10 @@ Sections and keys (defaults in brackets)::
                gnubg for hints with a held button, at hint_level ["expert"]
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
+    [sound]    enabled [false]: the dice, a hit, "your turn" and a refused move heard, on the
+               page and, with buzzer_pin, on the board; buzzer_pin [none] (a BCM number,
+               hardware/pins.md suggests 27), buzzer ["passive"] (passive: a piezo played at
+               each note's pitch; active: a buzzer with its own tone, switched on and off)
     [display]  language ["auto"] (auto | en | fi | sv | nb): the players' language; auto
                takes it from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
@@ -49,7 +53,7 @@ from typing import Any
 
 from bgpi.geometry import Geometry
 from bgpi.hal.neopixel import pixel_order_error
-from bgpi.hal.pins import PinMap, led_pin_error
+from bgpi.hal.pins import PinMap, buzzer_pin_error, led_pin_error
 from bgpi.hal.registry import Kind, names
 from bgpi.i18n import AUTO, CHOICES, _
 from bgpi.lights.ledmap import LedMap
@@ -181,6 +185,18 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SoundConfig:
+    """The cues (bgpi.cues): off by default. The page plays them once its user has touched it
+    (browsers allow sound no sooner) and has a mute switch; the board plays them on a buzzer
+    only if ``buzzer_pin`` is given and the buttons are on the Pi's GPIO (``[buttons]
+    backend = "gpio"``): the simulator sounds nothing on hardware."""
+
+    enabled: bool = False
+    buzzer_pin: int | None = None
+    buzzer: str = "passive"
+
+
+@dataclass(frozen=True, slots=True)
 class RemoteConfig:
     """A match against another board over an MQTT broker (docs/remote.md); the command
     line's ``--remote``, ``--match``, ``--side`` and ``--club`` win over these."""
@@ -209,6 +225,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
     source: str = "(defaults)"
@@ -260,7 +277,10 @@ _CHOICES = {
     ("leds", "wiring"): ("spi", "pwm"),
     ("remote", "side"): ("white", "black"),
     ("display", "language"): CHOICES,
+    ("sound", "buzzer"): ("passive", "active"),
 }
+# Keys with no default value (None: not given), and the type a given one has.
+_OPTIONAL: dict[tuple[str, str], type[Any]] = {("sound", "buzzer_pin"): int}
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("sensors", "point_slots"): (1, 15),
     ("sensors", "bar_slots"): (1, 15),
@@ -290,6 +310,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "web": WebConfig,
     "display": DisplayConfig,
     "remote": RemoteConfig,
+    "sound": SoundConfig,
 }
 
 
@@ -326,6 +347,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
             )
     sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
     _check_strip(source, sections["leds"], sections["pins"])
+    _check_buzzer(source, sections["sound"], sections["leds"], sections["pins"])
     leds = data.get("leds", {})
     ledmap = _guard(source, "leds.map", lambda: _ledmap(leds.get("map")))
     style = _guard(source, "leds", lambda: _style(sections["leds"], leds.get("palette")))
@@ -347,6 +369,15 @@ def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:
         raise ConfigError(
             source, "pins.led_data", f"{led_pin_error(leds.wiring, pins.led_data)} (leds.wiring)"
         )
+
+
+def _check_buzzer(source: str, sound: SoundConfig, leds: LedsConfig, pins: PinMap) -> None:
+    """Refuse a buzzer pin that another part of the board already uses."""
+    if sound.buzzer_pin is None:
+        return
+    why = buzzer_pin_error(sound.buzzer_pin, pins, leds.wiring)
+    if why:
+        raise ConfigError(source, "sound.buzzer_pin", why)
 
 
 def _check_remote(source: str, remote: RemoteConfig) -> None:
@@ -379,7 +410,7 @@ def _section(source: str, name: str, values: Any) -> Any:
 
 
 def _value(source: str, where: str, key: tuple[str, str], value: Any, default: Any) -> Any:
-    expected = type(default)
+    expected = _OPTIONAL.get(key, type(default))
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if type(value) is not expected:
@@ -445,6 +476,9 @@ def show(config: Config) -> str:
             value = getattr(section, f.name)
             if f.name == "password" and value:  # printed configs end up in bug reports
                 lines.append(f'{f.name} = "********"  # set, not shown')
+                continue
+            if value is None:  # TOML has no null: a key not given is left out
+                lines.append(f"# {f.name}: not given")
                 continue
             lines.append(f"{f.name} = {_toml(value)}")
         if name == "sensors":

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bgpi.cues import Cue, step_cues
 from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
@@ -41,6 +42,8 @@ from bgpi.view import scene_of
 from bgpi.words import RGB
 
 log = logging.getLogger("bgpi")
+
+HEARD = 8  # cues kept for the page: more than one step ever makes
 
 
 class Journal(Protocol):
@@ -102,6 +105,11 @@ class Driver:
     # Told when the table waits for a seat that is not a person here (the engine, a remote
     # board); its answer comes back as an event through dispatch, never from inside ask.
     ask: Callable[[DecisionRequest], None] | None = None
+    # Told each cue the table's steps sound like (bgpi.cues), on the loop's thread: it must
+    # return at once (the buzzer plays on a thread of its own).
+    hear: Callable[[Cue], None] | None = None
+    # The last cues with their running numbers, for the page (which plays the new ones).
+    heard: tuple[tuple[int, Cue], ...] = ()
     # Told when a person here asks for a hint; the answer comes back as an event (Hinted).
     hint: Callable[[HintRequest], None] | None = None
     # Dice that come later, if set (instead of ``dice``); ``drawing`` the request waiting.
@@ -145,6 +153,7 @@ class Driver:
             else:
                 self.log.append(record)
         self.table = step.table
+        self._cues(step_cues(before, step))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
         mistake = self.table.mistake
@@ -167,6 +176,17 @@ class Driver:
             # The dice frame is out: build the turn's tree now, while the hand is still on its
             # way to a checker (well over 300 ms), not when the first lift needs it.
             tracker.prepare()
+
+    def _cues(self, cues: Sequence[Cue]) -> None:
+        """Keep ``cues`` for the page and tell the listener (the buzzer) of them."""
+        if not cues:
+            return
+        last = self.heard[-1][0] if self.heard else 0
+        numbered = tuple((last + 1 + i, cue) for i, cue in enumerate(cues))
+        self.heard = (self.heard + numbered)[-HEARD:]
+        if self.hear is not None:
+            for cue in cues:
+                self.hear(cue)
 
     def _roll(self, request: DiceRequest, t: float) -> None:
         values: tuple[int, ...] | None

@@ -12,7 +12,7 @@ from bgpi.cli.arguments import Commands, add_command, bounded, journal_path
 from bgpi.cli.errors import OK, CommandError
 from bgpi.config import Config
 from bgpi.i18n import N_, _
-from bgpi.phrases import PHASES
+from bgpi.phrases import PHASES, players
 
 log = logging.getLogger("bgpi")
 
@@ -53,6 +53,7 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.diagram import board_text, match_text  # noqa: PLC0415
     from bgpi.resume import resume  # noqa: PLC0415
     from bgpi.store import Journal, corrupt  # noqa: PLC0415
 
@@ -65,10 +66,13 @@ def _status(config: Config, args: argparse.Namespace) -> int:
         table, _owed = resume(table_config(config), records)
     except ValueError as exc:
         raise corrupt(f"{path}: {exc}") from None
+    # The IDs are gnubg's (the position as the player on roll sees it); the rest is what
+    # a player at the board reads: names, colours and the board's printed numbers.
     view = table.mover_view if table.match.turn is not None else table.position
-    print(f"{table.match}")
+    for line in match_text(table.match, players(table.names)):
+        print(line)
     print(_("phase: {phase}").format(phase=_(PHASES[table.phase])))
     print(f"Position ID: {view.id()}")
     print(f"Match ID: {table.match.id()}")
-    print(view)
+    print(board_text(table.position, players(table.names)))
     return OK

@@ -16,6 +16,7 @@ from typing import Final
 
 from bgpi.engine.api import CubeAnswer, Engine, EngineError, EngineMissingError
 from bgpi.i18n import _
+from bgpi.numbering import printed_moves
 from bgpi.rules import Match, Play
 from bgpi.table import Advice, Hinted, HintKind, HintRequest, Moving, Phase, Table
 from bgpi.table.hints import WORDS
@@ -45,7 +46,8 @@ def hint(table: Table, engine: Engine) -> Hint | None:
         return None
     if table.phase is Phase.MOVING and match.dice is not None and not _moved(table):
         play = engine.choose_play(table.mover_view, match.dice, match)
-        return Hint(turn, _("{engine} plays {play}").format(engine=engine.name, play=play), play)
+        moves = printed_moves(turn, play.moves) or _("no move")
+        return Hint(turn, _("{engine} plays {play}").format(engine=engine.name, play=moves), play)
     if table.phase is Phase.BEFORE_ROLL:
         if not match.may_double(turn):
             return Hint(turn, _("no double now: roll"))
@@ -84,7 +86,8 @@ def _advise(request: HintRequest, table: Table, engine: Engine, t: float) -> Hin
     if request.kind is HintKind.PLAY:
         assert match.dice is not None  # asked while moving
         play = engine.choose_play(table.mover_view, match.dice, match)
-        return Hinted(request, Advice.PLAY, name, t, play.moves, str(play))
+        written = printed_moves(player, play.moves) or "no move"  # as the board is numbered
+        return Hinted(request, Advice.PLAY, name, t, play.moves, written)
     if request.kind is HintKind.CUBE:
         if not match.may_double(player):
             return Hinted(request, Advice.NOT_NOW, name, t)

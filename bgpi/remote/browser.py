@@ -41,8 +41,10 @@ from bgpi.words import ROLL, WHITE
 class RemoteSimSession(SimSession):
     """The page's session of one seat of a remote match."""
 
-    def __init__(self, sim: SimTable, ledmap: LedMap, style: Style, link: Link) -> None:
-        super().__init__(sim, ledmap, style)
+    def __init__(
+        self, sim: SimTable, ledmap: LedMap, style: Style, link: Link, *, sound: bool = False
+    ) -> None:
+        super().__init__(sim, ledmap, style, sound=sound)
         self.link, self.side = link, link.session.side
         self.seat = RemoteSeat(link, sim.driver, sim.clock, self._redo)
         self.seat.be_patient()  # the page goes on while the dice are drawn with the other board
@@ -104,7 +106,9 @@ def run_remote_sim(
         sim, link = stack.enter_context(remote_board(game, match, state_dir))
         if sim.phase is Phase.SETUP:
             sim.setup()
-        session = RemoteSimSession(sim, config.ledmap, config.style, link)
+        session = RemoteSimSession(
+            sim, config.ledmap, config.style, link, sound=config.sound.enabled
+        )
 
         token = None if is_loopback(host) else new_token()
 

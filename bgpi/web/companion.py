@@ -47,7 +47,9 @@ class Companion:
         self.host = host
         self.port = port
         self.token = None if is_loopback(host) else new_token()
-        layout = layout_message(config.ledmap, config.geometry, config.style, "companion")
+        layout = layout_message(
+            config.ledmap, config.geometry, config.style, "companion", sound=config.sound.enabled
+        )
         self.hub = Hub(layout, token=self.token)
         self.address: Address | None = None
         self._thread: LoopThread | None = None
@@ -101,7 +103,10 @@ class Companion:
                 records = self._records = current_match(journal.records())
                 self._analysis = _analysis_lines(journal)
             board = board_of_table(table, self.config.geometry)
-            state = {**state_message(table, board, self._records), "analysis": self._analysis}
+            state = {
+                **state_message(table, board, self._records, cues=driver.heard),
+                "analysis": self._analysis,
+            }
             if status is not None:
                 state["remote"] = remote_message(status)
         frame_part = None

@@ -107,7 +107,7 @@ def new_session(
     request = waiting(sim.table)  # resumed while an engine was to answer
     if request is not None and request.player in sim.seats:
         sim.ask(request)
-    return SimSession(sim, config.ledmap, config.style, worker=worker)
+    return SimSession(sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled)
 
 
 def _asking(worker: EngineWorker) -> SimSeat:

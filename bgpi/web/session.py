@@ -53,9 +53,11 @@ class SimSession:
         *,
         wall: Callable[[], float] = time.monotonic,
         worker: EngineWorker | None = None,
+        sound: bool = False,
     ) -> None:
         self.sim = sim
         self.worker = worker  # the engine's thread, answering into the table's inbox
+        self.sound = sound  # [sound] enabled: the page plays the cues until muted
         self.ledmap = ledmap
         self.style = style
         self.wall = wall
@@ -75,7 +77,7 @@ class SimSession:
         }
 
     def layout(self) -> dict[str, object]:
-        return layout_message(self.ledmap, self.sim.geometry, self.style, "sim")
+        return layout_message(self.ledmap, self.sim.geometry, self.style, "sim", sound=self.sound)
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -194,7 +196,7 @@ class SimSession:
         if sim.table is not self._table or (board, hand) != self._seen:
             self._table, self._seen = sim.table, (board, hand)
             records = current_match(sim.driver.log)
-            state = state_message(sim.table, board, records, hand=hand)
+            state = state_message(sim.table, board, records, hand=hand, cues=sim.driver.heard)
         frame = None
         if sim.frame is not self._frame:
             self._frame = sim.frame

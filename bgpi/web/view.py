@@ -4,12 +4,13 @@ Three messages, each a JSON object with a ``type``:
 
 - ``layout``, once per connection: where every pixel is (the LED map's zones and areas), how
   many slots each zone has, the style's gamma and brightness (so the page can show a pixel's
-  colour as the eye sees the LED), the mode (``sim`` or ``companion``), the keys and the
-  page's words in the players' language (:mod:`bgpi.web.words`);
+  colour as the eye sees the LED), the mode (``sim`` or ``companion``), the keys, the
+  sound (on or off at first, each cue's tune and the mute switch's words) and the page's
+  words in the players' language (:mod:`bgpi.web.words`);
 - ``state``, whenever it changes: phase, whose turn, who sits where (person, engine,
   remote), dice, cube, score, a resignation chosen or offered, what each button means now,
   the zones the last play touched, the checkers on every zone, the log, the Position ID and
-  Match ID;
+  Match ID, and the last cues heard, numbered (the page plays those it has not yet);
 - ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
 """
 
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from bgpi.cues import Cue, pairs
 from bgpi.gamelog import Entry, log_entries
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
@@ -26,10 +28,10 @@ from bgpi.i18n import _, ngettext
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
+from bgpi.numbering import printed_moves
 from bgpi.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, players
 from bgpi.phrases import zone as shown_zone
 from bgpi.records import Record
-from bgpi.rules import format_moves
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import Mistake, mistake_words
 from bgpi.table import (
@@ -98,9 +100,10 @@ class ZoneView:
 
 
 def layout_message(
-    ledmap: LedMap, geometry: Geometry, style: Style, mode: str
+    ledmap: LedMap, geometry: Geometry, style: Style, mode: str, *, sound: bool = False
 ) -> dict[str, object]:
-    """Where the pixels are and what the page may do (``mode``: ``sim`` or ``companion``)."""
+    """Where the pixels are and what the page may do (``mode``: ``sim`` or ``companion``);
+    ``sound``: whether the page plays the cues until its user mutes it."""
     return {
         "type": "layout",
         "mode": mode,
@@ -112,6 +115,17 @@ def layout_message(
         "brightness": style.brightness,
         "keys": {key: [player, button] for key, (player, button) in KEYS.items()},
         "words": page_words(),
+        "sound": sound_layout(sound),
+    }
+
+
+def sound_layout(enabled: bool) -> dict[str, object]:
+    """The page's sound: on at first or not, the tune of each cue as ``[hz, seconds]`` notes
+    (the buzzer's own, :data:`bgpi.cues.TUNES`), and the mute switch's words."""
+    return {
+        "enabled": enabled,
+        "tunes": {cue.value: [list(note) for note in pairs(cue)] for cue in Cue},
+        "labels": {"on": _("Sound on"), "off": _("Sound off")},
     }
 
 
@@ -128,9 +142,11 @@ def state_message(
     records: Sequence[Record],
     *,
     hand: Sequence[tuple[int, int]] = (),
+    cues: Sequence[tuple[int, Cue]] = (),
 ) -> dict[str, object]:
     """Everything but the pixels. ``records`` are the current match's; ``hand`` the
-    (colour, zone lifted from) of the checkers held in the simulator's hand."""
+    (colour, zone lifted from) of the checkers held in the simulator's hand; ``cues`` the
+    last cues heard with their running numbers (:attr:`bgpi.driver.Driver.heard`)."""
     scene = scene_of(table)
     match = table.match
     view = table.mover_view if match.turn is not None else table.position
@@ -166,6 +182,7 @@ def state_message(
         "log": [entry.to_json() for entry in (*log_entries(records), *_mistake_entry(table))],
         "position_id": view.id(),
         "match_id": match.id(),
+        "cues": [[number, cue.value] for number, cue in cues],
     }
 
 
@@ -187,17 +204,17 @@ def status(table: Table, scene: Scene) -> str:
         line = _mistake_line(table, mistake, words)
     elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = _("The board is wrong: take away what blinks red, add where blue winks.")
-        if illegal_refused(table):
-            line += " " + _(
-                "Against a remote board an illegal play is always corrected: the other board"
-                " cannot check it, so only a legal play is sent."
-            )
         if words:
             line += " " + _("Or {choices}.").format(choices=_either(words))
         if table.phase is Phase.ROLLING:
             line = f"{_rolling(table, scene, words)} {line}"
     else:
         line = _SENTENCES[table.phase](table, scene, words)
+    if illegal_refused(table):  # whatever the mistake, ROLL cannot end this turn: say why
+        line += " " + _(
+            "Against a remote board an illegal play is always corrected: the other board"
+            " cannot check it, so only a legal play is sent."
+        )
     if table.hint is not None:  # the engine's hint a person asked for, while it holds
         line = _("{line} Hint for {name}: {hint}.").format(
             line=line, name=_names(table)[table.hint.player], hint=table.hint.words()
@@ -289,7 +306,7 @@ def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
     assert isinstance(at, Guided)
     seat = _(SEATS[table.seats[turn]])
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
-    moves = format_moves(at.moves) or _("no move")
+    moves = printed_moves(turn, at.moves) or _("no move")
     chosen = _("{name} ({seat}) plays {dice}: {moves}.").format(
         name=_names(table)[turn], seat=seat, dice=dice, moves=moves
     )

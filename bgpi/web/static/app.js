@@ -825,11 +825,13 @@
       layout = message;
       body.dataset.mode = layout.mode;
       applyWords();
+      window.bgpiSound.configure(layout);
       document.getElementById("mode").textContent = t(layout.mode === "sim" ? "mode-sim" : "mode-companion");
       rebuild();
     } else if (message.type === "state") {
       state = message;
       if (layout) showState();
+      window.bgpiSound.hear(state);
     } else if (message.type === "frame") {
       if (layout) showFrame(message.pixels);
     } else if (message.type === "error") {
