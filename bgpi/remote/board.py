@@ -19,7 +19,7 @@ from pathlib import Path
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.hal.api import FaultEvent
-from bgpi.i18n import N_
+from bgpi.i18n import N_, _
 from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled
 from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
@@ -192,7 +192,7 @@ class RemoteSeat:
     def _silent(self, message: str | None) -> None:
         if message is not None and not self.link.transport.subscribed:
             self.online = False  # poll() clears it once the broker is back
-            message = f"{self.link.transport.broker} cannot be reached"
+            message = _("{broker} cannot be reached").format(broker=self.link.transport.broker)
         self.driver.handle(FaultEvent(SOURCE, message, self.clock()))
 
     def paused_by(self, exc: MatchPausedError) -> None:
@@ -206,7 +206,8 @@ class RemoteSeat:
         online = self.link.transport.subscribed
         if online != self.online:
             self.online = online
-            what = None if online else f"{self.link.transport.broker} cannot be reached"
+            broker = self.link.transport.broker
+            what = None if online else _("{broker} cannot be reached").format(broker=broker)
             self.driver.handle(FaultEvent(SOURCE, what, self.clock()))
         if self.paused is not None or not online or self.over:
             return
@@ -259,7 +260,9 @@ def open_link(
     finished = journal.matches()[-1].finished
     if finished or not isinstance(first, MatchStarted) or first.seats != match.seats:
         raise ValueError(
-            f"match code {game.pairing.code} was used for a match that is over: take a new one"
+            _("match code {code} was used for a match that is over: take a new one").format(
+                code=game.pairing.code
+            )
         )
     session = Session.restore(
         game.pairing,

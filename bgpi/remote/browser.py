@@ -20,12 +20,12 @@ from bgpi.config import Config
 from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
+from bgpi.phrases import SIDES
 from bgpi.records import MatchStarted
 from bgpi.remote.board import RemoteSeat, RemoteStatus
 from bgpi.remote.demo import RemoteGame, remote_board, seats_of
 from bgpi.remote.hands import make
 from bgpi.remote.link import Link
-from bgpi.remote.pairing import side_name
 from bgpi.remote.turns import decider
 from bgpi.remote.wire import Intent
 from bgpi.simtable import SimTable
@@ -116,7 +116,9 @@ def run_remote_sim(
             print(f"bgpi sim: {address.url}", flush=True)
             if token is not None:
                 print("bgpi sim: " + _("bound to the network: every request needs the token above"))
-            seat = f"{side_name(game.side)} against a remote board, match {game.pairing.code}"
+            seat = _("{side} against a remote board, match {code}").format(
+                side=_(SIDES[game.side]), code=game.pairing.code
+            )
             print(f"bgpi sim: {seat}", flush=True)
 
         with suppress(KeyboardInterrupt):
