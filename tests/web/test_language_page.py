@@ -35,6 +35,24 @@ def test_bgpi_sim_speaks_swedish(tmp_path: Path) -> None:
     assert "frö 23; Ctrl-C stops" not in out and "frö 23; Ctrl-C stoppar" in out
 
 
+def test_the_moves_left_follow_a_long_dice_label(page: Page, tmp_path: Path) -> None:
+    process, port = start("--seed", "23", "--language", "nb", home=tmp_path)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/")
+        expect(page.locator("#status")).to_contain_text("Åpningskast")
+        page.keyboard.press("r")
+        page.keyboard.press("Shift+R")
+        moves = page.locator(".moves-left", has_text="igjen")  # White's panel: White plays 31
+        expect(moves).to_have_text("2 trekk igjen")
+        panel = page.locator(".panel-group", has=moves)
+        label = panel.locator(".panel-label", has_text="terninger").bounding_box()
+        shown = moves.bounding_box()
+        assert label is not None and shown is not None
+        assert label["x"] + label["width"] <= shown["x"]
+    finally:
+        stop(process)
+
+
 def test_the_config_chooses_norwegian(tmp_path: Path) -> None:
     config = tmp_path / "bgpi.toml"
     config.write_text('[display]\nlanguage = "nb"\n')

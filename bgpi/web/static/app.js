@@ -215,11 +215,14 @@
     const name = el("text", { class: "panel-name", x: p.name.x, y: p.name.y, id: `panel-name-${player}` }, g);
     name.textContent = COLOURS[player];
     p.turnText = el("text", { class: "turn-text", x: p.turnText.x, y: p.turnText.y }, g);
+    const labels = {};
     for (const [key, text] of [["dice", "panel-dice"], ["cubeBar", "panel-cube"], ["score", "panel-score"]]) {
-      const label = el("text", { class: "panel-label", x: p[key].x, y: p[key].labelY }, g);
-      label.textContent = t(text);
+      labels[key] = el("text", { class: "panel-label", x: p[key].x, y: p[key].labelY }, g);
+      labels[key].textContent = t(text);
     }
-    p.movesLeft = el("text", { class: "moves-left", x: p.dice.x + (portrait ? 44 : 32), y: p.dice.labelY }, g);
+    // "2 moves left" after the dice's label, however long that word is in the players' language.
+    const after = Math.max(portrait ? 44 : 32, labels.dice.getComputedTextLength() + 8);
+    p.movesLeft = el("text", { class: "moves-left", x: p.dice.x + after, y: p.dice.labelY }, g);
     for (const key of ["roll", "cube"]) drawButton(player, p[key], g);
     p.group = el("g", {}, g); // the owned cube, the score: redrawn with the state
     panels[player] = p;
