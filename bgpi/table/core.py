@@ -66,7 +66,7 @@ from bgpi.table.events import (
     Tick,
     chain,
 )
-from bgpi.table.illegal import read_illegal
+from bgpi.table.illegal import only_hits, read_illegal
 from bgpi.table.options import next_value, options_of
 from bgpi.table.phases import (
     UNSEEN_WAIT,
@@ -324,8 +324,8 @@ class Table:
         if record.player != mover:
             raise ValueError(f"{record}: player {mover} is on roll")
         after = Position.from_id(record.position)
-        if after.opponent != self.mover_view.opponent:
-            raise ValueError(f"{record} moves the opponent's checkers")
+        if not only_hits(self.mover_view.opponent, after.opponent):
+            raise ValueError(f"{record} moves the opponent's checkers, not only hits blots")
         before = counts_of(self.position, WHITE)
         position = _mover(after, mover)
         now = counts_of(position, WHITE)
