@@ -21,6 +21,9 @@ _ANSWERS: Final = {
     CubeAnswer.DROP: Intent.DROP,
     CubeAnswer.BEAVER: Intent.BEAVER,
 }
+# Asks with one answer: the opening die, and the match shown (the config's or the command's)
+# started where no person here chooses one.
+_AT_ONCE: Final = {Ask.OPENING_ROLL: Intent.OPENING_ROLL, Ask.START: Intent.START_MATCH}
 TRIES: Final = 2
 
 
@@ -57,8 +60,8 @@ class EngineSeat:
     def decide(self, request: DecisionRequest, table: Table) -> Intent | tuple[Move, ...]:
         """The engine's answer to ``request``; raise :class:`EngineError` if it has none."""
         match, player = table.match, request.player
-        if request.ask is Ask.OPENING_ROLL:
-            return Intent.OPENING_ROLL
+        if request.ask in _AT_ONCE:
+            return _AT_ONCE[request.ask]
         if request.ask is Ask.TURN:
             view = table.mover_view_of(player)
             doubles = match.may_double(player) and self.engine.cube_decision(view, match).double

@@ -133,6 +133,21 @@ class Table:
         return table.apply(record)
 
     @classmethod
+    def choose(cls, config: TableConfig, defaults: MatchStarted) -> Table:
+        """A fresh board (a journal with no match yet): the players choose the first match
+        as they choose every next one, ``defaults`` shown first. Nothing is journaled until
+        they start it: the :class:`MatchStarted` of their choice is the journal's first
+        record."""
+        return cls(
+            config,
+            Match.new(defaults.rules()),
+            names=defaults.names,
+            seats=defaults.seats,
+            at=Choosing(defaults.rules()),
+            settle=SettleFilter(config.settle),
+        )
+
+    @classmethod
     def replay(cls, config: TableConfig, records: Sequence[Record]) -> Table:
         """The table a journal leads to. ``ValueError`` naming the record if one does not fit."""
         if not records or not isinstance(records[0], MatchStarted):
@@ -654,7 +669,15 @@ class Table:
         if self.phase is Phase.MATCH_OVER:
             draft = self.config.next_match or self.match.rules
             return Step(replace(self, at=Choosing(draft)))
-        return Step(replace(self, at=Setup(), position=Position.initial()))
+        return replace(self, at=Setup(), position=Position.initial())._set_up()
+
+    def _set_up(self, first: Step | None = None) -> Step:
+        """In the setup phase (after ``first``, if given): a board that already shows the
+        starting position starts the game now, as a board set up to it would."""
+        step = first or Step(self)
+        if step.table.phase is Phase.SETUP and step.table.board_ok():
+            return chain(step, step.table._decide(GameStarted()))
+        return step
 
     def _next_value(self, player: int) -> Step:
         at = self.at
@@ -670,7 +693,7 @@ class Table:
 
     def _start_match(self, player: int) -> Step:
         assert isinstance(self.at, Choosing)
-        return self._decide(MatchStarted.of(self.at.draft, self.names, self.seats))
+        return self._set_up(self._decide(MatchStarted.of(self.at.draft, self.names, self.seats)))
 
     # -- what to show -----------------------------------------------------------------------
 

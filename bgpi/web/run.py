@@ -22,7 +22,7 @@ from bgpi.engine import Engine
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.seats import open_engines
 from bgpi.records import MatchStarted, Record, Seat
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.simtable import Fresh, SimOptions, SimTable
 from bgpi.table import Phase, waiting
 from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
@@ -72,12 +72,15 @@ def new_session(
     records: MatchStarted | list[Record] | None = None,
     journal: JournalProtocol | None = None,
     engines: Mapping[int, Engine] | None = None,
+    defaults: MatchStarted | None = None,
 ) -> SimSession:
-    """A simulated table for ``config`` with seeded dice: a new match with the checkers set up
-    (``records`` None), or the match the records hold, the board standing as they leave it.
-    ``engines`` play the seats the match gives the engine (answering on the page's loop)."""
+    """A simulated table for ``config`` with seeded dice: a new match (``records`` a
+    MatchStarted) with the checkers set up, or the match the records hold, the board standing
+    as they leave it; with ``records`` None, a fresh board where the player chooses the match,
+    ``defaults`` (by default the config's) shown first. ``engines`` play the seats the match
+    gives the engine (answering on the page's loop)."""
     sim = SimTable(
-        records if records is not None else config.match_record(),
+        records if records is not None else Fresh(defaults or config.match_record()),
         options=SimOptions(
             seed=seed,
             settle=config.sensors.settle_ms / 1000,
@@ -129,8 +132,8 @@ def run_sim(
     match: MatchStarted | None = None,
 ) -> int:
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
-    ``state_dir``: an unfinished one resumes, else a new ``match`` (default: the config's)
-    starts."""
+    ``state_dir``: an unfinished one resumes, else the player chooses a new one at the
+    board, ``match`` (default: the config's) shown first."""
     from bgpi.app import JOURNAL_NAME, resume_records  # noqa: PLC0415 (the app's only when asked)
     from bgpi.store import Journal  # noqa: PLC0415
 
@@ -155,7 +158,7 @@ def run_sim(
             ),
         )
         session = new_session(
-            config, seed=seed, records=records or fresh, journal=journal, engines=engines
+            config, seed=seed, records=records, journal=journal, engines=engines, defaults=fresh
         )
 
         def ready(address: Address) -> None:
