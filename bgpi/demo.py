@@ -153,7 +153,7 @@ def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say 
     elif phase is Phase.SETUP:
         sim.setup()
     elif phase is Phase.CHOOSING:
-        _start_match(sim)
+        _start_match(sim, say)
     elif phase is Phase.OPENING:
         for colour in (WHITE, BLACK):
             if sim.table.opening[colour] is None and colour not in sim.seats:
@@ -293,11 +293,12 @@ def _next_game(sim: SimTable) -> None:
         sim.advance()
 
 
-def _start_match(sim: SimTable) -> None:
+def _start_match(sim: SimTable, say: Say) -> None:
     """The match shown is the one asked for (the command line's, else the config's): a
     person here holds ROLL to start it. With engines in both seats the table asks them."""
     person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
     if person is not None:
+        say(_("{name} holds ROLL to start the match shown:").format(name=sim.table.names[person]))
         sim.press(person, ROLL, hold=sim.table.config.long_press + 0.2)
 
 

@@ -54,6 +54,11 @@ def test_a_declined_resignation_and_illegal_plays_accepted_and_corrected(
 ) -> None:
     state = tmp_path / "state"
     out = demo(capsys, "--seed", "2", "--state-dir", str(state))
+    # The match given is chosen at the board, as players there always do.
+    assert out[1:3] == [
+        "White holds ROLL to start the match shown:",
+        "  White (white) and Black (black): a 3-point match",
+    ]
     declined = out.index("  White declines the resignation")
     assert out[declined - 1] == "  Black offers to resign a single"
     assert out[declined + 1].startswith("  Black 65: ")  # play goes on: Black rolls
