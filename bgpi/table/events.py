@@ -87,7 +87,8 @@ class Step:
     """What one event led to: the next table, the records it decided (in order: the shell
     journals them before it shows anything), the dice it wants rolled, the decision it now
     waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), why a
-    seat's answer was refused, and the hint a person here asked for
+    seat's answer (or a person's ROLL while moving) was refused, and the hint a person here
+    asked for
     (:mod:`bgpi.table.hints`)."""
 
     table: Table

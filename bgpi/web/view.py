@@ -199,17 +199,17 @@ def status(table: Table, scene: Scene) -> str:
         line = _mistake_line(table, mistake, words)
     elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = "The board is wrong: take away what blinks red, add where blue winks."
-        if illegal_refused(table):
-            line += " " + _(
-                "Against a remote board an illegal play is always corrected: the other board"
-                " cannot check it, so only a legal play is sent."
-            )
         if words:
             line += f" Or {_either(words)}."
         if table.phase is Phase.ROLLING:
             line = f"{_rolling(table, scene, words)} {line}"
     else:
         line = _SENTENCES[table.phase](table, scene, words)
+    if illegal_refused(table):  # whatever the mistake, ROLL cannot end this turn: say why
+        line += " " + _(
+            "Against a remote board an illegal play is always corrected: the other board"
+            " cannot check it, so only a legal play is sent."
+        )
     if table.hint is not None:  # the engine's hint a person asked for, while it holds
         line = _("{line} Hint for {name}: {hint}.").format(
             line=line, name=table.names[table.hint.player], hint=table.hint.words()
