@@ -16,12 +16,14 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from bgpi.diagram import match_text
 from bgpi.driver import Journal
 from bgpi.engine import Engine, SeatKind, open_engine
 from bgpi.engine import Seat as SeatChoice
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.simple import worth
 from bgpi.gamelog import GameLog
+from bgpi.i18n import _
 from bgpi.records import GameEnded, MatchStarted, Record, Seat
 from bgpi.rules import Match, Play, Position, legal_plays
 from bgpi.simtable import SimOptions, SimTable
@@ -89,7 +91,7 @@ def play_match(
     sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
     sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
     printer = _Printer(sim, say)
-    for _ in range(MAX_ACTIONS):
+    for _action in range(MAX_ACTIONS):
         printer.flush()
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
@@ -195,7 +197,7 @@ def give_word(sim: SimTable) -> None:
 
 def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
     """Several plays look the same to the sensors: step to the one made, and confirm it."""
-    for _ in range(len(sim.table.candidates)):
+    for _candidate in range(len(sim.table.candidates)):
         if sim.phase is not Phase.CONFIRM:
             return
         tracker = sim.table.tracker
@@ -218,7 +220,8 @@ class _Printer:
             for record in sim.driver.log:
                 self.log.add(record)
             self.seen, self.printed = len(sim.driver.log), self.log.complete
-            say(f"resuming: {sim.match}")
+            where = "; ".join(match_text(sim.match, sim.table.names))  # in the players' names
+            say(_("resuming: {where}").format(where=where))
 
     def flush(self) -> None:
         records = self.sim.driver.log
