@@ -155,9 +155,10 @@ def table_config(config: Config) -> TableConfig:
 
 def resume(config: Config, journal: Journal, record: MatchStarted | None = None) -> Table:
     """The table the journal leads to (finishing a step an older bgpi journaled only half
-    of); a new match (``record``, by default the config's) if it holds none."""
+    of); on a journal that holds no match, a fresh board where the players choose the
+    first one, ``record`` (by default the config's) shown as the defaults."""
     if not journal.matches():
-        journal.new_match(record or config.match_record())
+        return Table.choose(table_config(config), record or config.match_record())
     return resume_records(config, journal)[0]
 
 

@@ -16,19 +16,33 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from bgpi.diagram import match_text
 from bgpi.driver import Journal
 from bgpi.engine import Engine, SeatKind, open_engine
 from bgpi.engine import Seat as SeatChoice
+from bgpi.engine.race import lost
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.simple import worth
 from bgpi.gamelog import GameLog
 from bgpi.i18n import _
-from bgpi.records import GameEnded, MatchStarted, Record, Seat
-from bgpi.rules import Match, Play, Position, legal_plays
-from bgpi.simtable import SimOptions, SimTable
-from bgpi.table import Decided, Guided, Intent, Phase, waiting
+from bgpi.phrases import players
+from bgpi.records import (
+    GameEnded,
+    GameStarted,
+    MatchStarted,
+    Record,
+    ResignAnswered,
+    ResignOffered,
+    Seat,
+)
+from bgpi.rules import BAR, GameResult, Match, Play, Position, legal_plays
+from bgpi.sensing.board import observe, zone_of
+from bgpi.sensing.tracker import Kind
+from bgpi.simtable import Fresh, SimOptions, SimTable
+from bgpi.slips import Slip, slip_of
+from bgpi.table import Decided, Guided, Illegal, Intent, Phase, waiting
 from bgpi.table.phases import UNSEEN_WAIT
-from bgpi.words import BLACK, TRAY_BLACK, TRAY_WHITE, WHITE, bar_zone
+from bgpi.words import BLACK, CUBE, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, bar_zone
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
 
@@ -36,10 +50,40 @@ MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
 @dataclass(frozen=True, slots=True)
 class PipPlayer:
     """Picks the play that hits most, makes most points and leaves fewest blots; doubles
-    with a clear lead in the race, takes unless far behind."""
+    with a clear lead in the race, takes unless far behind; resigns a race it has surely
+    lost (:mod:`bgpi.engine.race`), and accepts a resignation of at least what it judges it
+    may still win. With ``slips`` (a share of its plays, 0 to 1) it sometimes carries a
+    checker one pip too far (:mod:`bgpi.slips`); as the opponent of such a slip it accepts
+    it when it leaves the slipper no better off than the play it chose, and else demands
+    the correction."""
 
     double_lead: float = 0.12
     drop_behind: float = 0.25
+    slips: float = 0.0
+
+    def resigns(self, view: Position, declined: GameResult | None) -> GameResult | None:
+        """What to resign before rolling (``declined``: the most declined this game)."""
+        level = lost(view, margin=2)
+        return None if level is None or (declined and level <= declined) else level
+
+    def accepts(self, resigner: Position, offered: GameResult) -> bool:
+        """Whether to accept ``offered`` from the resigner (``resigner``: their view)."""
+        expected = lost(resigner, margin=1)  # the winner counts its chances more boldly
+        return expected is None or offered >= expected
+
+    def slip(
+        self, view: Position, dice: tuple[int, int], choice: Play, rng: random.Random
+    ) -> Slip | None:
+        """Now and then (``slips`` of the plays), ``choice`` made wrong."""
+        if not self.slips or rng.random() >= self.slips:
+            return None
+        return slip_of(view, choice, {play.result for play in legal_plays(view, dice)})
+
+    def takes_slip(self, before: Position, after: Position, dice: tuple[int, int]) -> bool:
+        """Whether to accept the mover's illegal play from ``before`` to ``after`` (the
+        mover's view): only if no legal play would have served the mover worse."""
+        best = max(worth(play.result) for play in legal_plays(before, dice))
+        return worth(after) <= best
 
     def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
         assert match.dice is not None
@@ -91,18 +135,21 @@ def play_match(
         raise ValueError(
             resumed.format(white=white, black=black, new_white=seats[0], new_black=seats[1])
         )
-    sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
+    if isinstance(match, MatchStarted):  # chosen at the board, as players there always do
+        sim = SimTable(Fresh(match), options=SimOptions(seed=seed), journal=journal)
+    else:
+        sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
     sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
     printer = _Printer(sim, say)
     for _action in range(MAX_ACTIONS):
         printer.flush()
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
-        act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"))
+        act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"), say)
     raise RuntimeError(f"the demo made {MAX_ACTIONS} actions without finishing the match")
 
 
-def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
+def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say = print) -> None:
     """One step of the demo: what the hands or the buttons do next, or the engine asked again."""
     phase, match = sim.phase, sim.match
     turn = match.turn
@@ -111,6 +158,8 @@ def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
         sim.ask(request)  # the engine's last answer failed: ask the restarted engine again
     elif phase is Phase.SETUP:
         sim.setup()
+    elif phase is Phase.CHOOSING:
+        _start_match(sim, say)
     elif phase is Phase.OPENING:
         for colour in (WHITE, BLACK):
             if sim.table.opening[colour] is None and colour not in sim.seats:
@@ -120,39 +169,124 @@ def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
     elif phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
         _next_game(sim)
     elif turn is not None:
-        _person(sim, players, rng)
+        _person(sim, players, rng, say)
 
 
-def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random) -> None:
-    """The built-in player's turn, as a person's: its buttons and its hands."""
-    phase, match = sim.phase, sim.match
-    turn = match.turn
+def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say) -> None:
+    """The built-in player's turn, as a person's: its buttons and its hands. In a phase
+    where the other player decides (a double, a resignation, an illegal play), theirs."""
+    phase, turn = sim.phase, sim.match.turn
     assert turn is not None
-    answering = phase in (Phase.DOUBLED, Phase.RESIGN_OFFERED)
-    side = players[1 - turn] if answering else players[turn]
+    deciding = 1 - turn if phase in _OTHER_DECIDES else turn
+    side = players[deciding]
     assert isinstance(side, PipPlayer)
-    if phase is Phase.RESIGN_OFFERED:
-        sim.roll(1 - turn)  # the built-in player accepts a resignation offered to it
-        return
     if phase is Phase.BEFORE_ROLL:
-        view = sim.table.mover_view_of(turn)
-        if match.may_double(turn) and side.doubles(view, match):
-            sim.cube(turn)
-        else:
-            sim.roll(turn)
+        _before_roll(sim, side, turn)
     elif phase is Phase.DOUBLED:
-        other = 1 - turn
-        beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
-        answer = side.answer(sim.table.mover_view_of(other), match, beaver)
-        if answer == "drop":
-            sim.cube(other)
-        else:
-            sim.roll(other) if answer == "take" else sim.press(other, "roll", hold=1.0)
-    elif phase is Phase.MOVING and match.dice is not None:
-        choice = side.choose(sim.table.mover_view, match, rng)
-        sim.make_play(turn, choice.moves)
+        _answer_double(sim, side, deciding)
+    elif phase is Phase.RESIGN_OFFERED:
+        offered = sim.match.resignation
+        assert offered is not None
+        accepts = side.accepts(sim.table.mover_view_of(turn), offered)
+        sim.roll(deciding) if accepts else sim.cube(deciding)
+    elif phase is Phase.ILLEGAL:
+        _judge_slip(sim, side, deciding, say)
+    elif phase is Phase.MOVING and sim.match.dice is not None:
+        _play(sim, side, turn, rng, say)
+
+
+_OTHER_DECIDES = (Phase.DOUBLED, Phase.RESIGN_OFFERED, Phase.ILLEGAL)
+Say = Callable[[str], None]
+
+
+def _before_roll(sim: SimTable, side: PipPlayer, turn: int) -> None:
+    """Resign a lost race, double with a lead, else roll."""
+    match, view = sim.match, sim.table.mover_view_of(turn)
+    level = side.resigns(view, _declined(sim.driver.log, turn))
+    if level is not None:
+        sim.press(turn, CUBE, hold=sim.table.config.long_press + 0.2)  # resign: a single
+        for _level in range(int(level) - 1):
+            sim.cube(turn)  # the next level, shown on the dice pixels
+        sim.roll(turn)  # offer it
+    elif match.may_double(turn) and side.doubles(view, match):
+        sim.cube(turn)
+    else:
         sim.roll(turn)
-        _confirm(sim, turn, choice)
+
+
+def _declined(records: Sequence[Record], player: int) -> GameResult | None:
+    """The highest resignation ``player`` offered and had declined in the current game."""
+    start = max((n for n, r in enumerate(records) if isinstance(r, GameStarted)), default=0)
+    declined, offered = None, None
+    for record in records[start:]:
+        if isinstance(record, ResignOffered) and record.player == player:
+            offered = GameResult(record.result)
+        elif isinstance(record, ResignAnswered) and not record.accepted and offered:
+            declined = max(declined or offered, offered)
+    return declined
+
+
+def _answer_double(sim: SimTable, side: PipPlayer, other: int) -> None:
+    match = sim.match
+    beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
+    answer = side.answer(sim.table.mover_view_of(other), match, beaver)
+    if answer == "drop":
+        sim.cube(other)
+    else:
+        sim.roll(other) if answer == "take" else sim.press(other, "roll", hold=1.0)
+
+
+def _play(sim: SimTable, side: PipPlayer, turn: int, rng: random.Random, say: Say) -> None:
+    """The chosen play made by hand (now and then slipping), and ended with ROLL. A board
+    that is not where the turn began was a slip whose correction was demanded: the hands
+    put it back first, and make the play chosen."""
+    match, view = sim.match, sim.table.mover_view
+    assert match.dice is not None
+    choice = side.choose(view, match, rng)
+    if sim.table.observation != observe(view, turn, sim.table.config.caps):
+        sim.setup(sim.position)  # the slipped checker back where it was, and all with it
+        sim.make_play(turn, choice.moves)
+    else:
+        slip = side.slip(view, match.dice, choice, rng)
+        if slip is not None and _make_slip(sim, turn, slip):
+            dice = "".join(str(d) for d in sorted(match.dice, reverse=True))
+            say(
+                _("  {name} {dice}: {src}/{dst}, a checker one pip too far (illegal)").format(
+                    name=sim.table.names[turn],
+                    dice=dice,
+                    src=_("bar") if slip.src == BAR else slip.src,
+                    dst=slip.dst,
+                )
+            )
+        else:
+            sim.make_play(turn, choice.moves)
+    sim.roll(turn)
+    _confirm(sim, turn, choice)
+
+
+def _make_slip(sim: SimTable, turn: int, slip: Slip) -> bool:
+    """The hands make ``slip``, if the tracker will read it as no legal play at all."""
+    tracker = sim.table.tracker
+    assert tracker is not None
+    seen = observe(slip.result, turn, sim.table.config.caps)
+    if tracker.read(seen).kind is not Kind.WRONG:
+        return False
+    sim.make_play(turn, slip.made)
+    sim.lift(zone_of(turn, slip.src), turn)
+    sim.place(zone_of(turn, slip.dst), turn)
+    return True
+
+
+def _judge_slip(sim: SimTable, side: PipPlayer, judge: int, say: Say) -> None:
+    """The opponent of an illegal play accepts it by rolling, or demands the correction."""
+    at, dice = sim.table.at, sim.match.dice
+    assert isinstance(at, Illegal) and dice is not None
+    before = sim.table.mover_view
+    if at.after is not None and side.takes_slip(before, at.after, dice):
+        sim.roll(judge)
+        return
+    sim.cube(judge)
+    say(_("  {name} demands the correction").format(name=sim.table.names[judge]))
 
 
 def _next_game(sim: SimTable) -> None:
@@ -163,6 +297,15 @@ def _next_game(sim: SimTable) -> None:
     else:
         sim.driver.dispatch(Decided(WHITE, Intent.NEXT_GAME, sim.clock()))
         sim.advance()
+
+
+def _start_match(sim: SimTable, say: Say) -> None:
+    """The match shown is the one asked for (the command line's, else the config's): a
+    person here holds ROLL to start it. With engines in both seats the table asks them."""
+    person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
+    if person is not None:
+        say(_("{name} holds ROLL to start the match shown:").format(name=sim.table.names[person]))
+        sim.press(person, ROLL, hold=sim.table.config.long_press + 0.2)
 
 
 def follow_lights(sim: SimTable, player: int) -> None:
@@ -200,7 +343,7 @@ def give_word(sim: SimTable) -> None:
 
 def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
     """Several plays look the same to the sensors: step to the one made, and confirm it."""
-    for _candidate in range(len(sim.table.candidates)):
+    for _candidate in sim.table.candidates:
         if sim.phase is not Phase.CONFIRM:
             return
         tracker = sim.table.tracker
@@ -223,7 +366,8 @@ class _Printer:
             for record in sim.driver.log:
                 self.log.add(record)
             self.seen, self.printed = len(sim.driver.log), self.log.complete
-            say(_("resuming: {match}").format(match=sim.match))
+            where = "; ".join(match_text(sim.match, players(sim.table.names)))  # names shown
+            say(_("resuming: {where}").format(where=where))
 
     def flush(self) -> None:
         records = self.sim.driver.log
@@ -237,11 +381,16 @@ class _Printer:
 
 
 def open_sides(
-    seats: tuple[SeatChoice, SeatChoice], *, say: Callable[[str], None], timeout: float = 60.0
+    seats: tuple[SeatChoice, SeatChoice],
+    *,
+    say: Callable[[str], None],
+    timeout: float = 60.0,
+    slips: float = 0.0,
 ) -> tuple[tuple[Side, Side], list[Engine]]:
     """The demo's two sides for ``seats`` (``demo`` or ``gnubg[:LEVEL]``; a person cannot
     play without hands) and the engines opened for them, to close. A gnubg seat where gnubg
-    is not installed is said and played by the built-in player."""
+    is not installed is said and played by the built-in player, who slips (makes an illegal
+    play) in ``slips`` of its plays."""
     sides: list[Side] = []
     engines: list[Engine] = []
     for seat in seats:
@@ -253,7 +402,7 @@ def open_sides(
             else open_engine(seat, say=say, timeout=timeout, instead="the built-in player")
         )
         if engine is None:
-            sides.append(PipPlayer())
+            sides.append(PipPlayer(slips=slips))
         else:
             engines.append(engine)
             sides.append(EngineSeat(engine, say))

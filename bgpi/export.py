@@ -262,7 +262,7 @@ class _Writer:
 
     def _start_game(self) -> None:
         if self.games:
-            if self.match.state not in (GameState.OVER, GameState.DROPPED):
+            if self.match.state not in (GameState.OVER, GameState.RESIGNED, GameState.DROPPED):
                 raise MatExportError(f"game {len(self.games)} has not ended")
             self.match = self.match.start_game()
         self.games.append(_Game(len(self.games) + 1, self.match.score))

@@ -3,8 +3,9 @@
 The service runs as ever (its event loop, journal, dice request, LEDs and watchdog); only
 the hands are simulated. After each turn of the loop, once the table has settled on what the
 board shows and no button is down, the hands make one action: set up the board, press a
-button (the built-in players of ``bgpi demo`` decide when to double, take or drop), or make
-the whole chosen play on the board and then press ROLL. Dice are seeded and every choice
+button (the built-in players of ``bgpi demo`` decide when to double, take or drop), hold
+ROLL to start the match the choosing shows (the config's), or make the whole chosen play on
+the board and then press ROLL. Dice are seeded and every choice
 depends only on the seed and the records so far, so a run killed at any instant and
 restarted plays on exactly as an uninterrupted one: tests SIGKILL the service itself and
 compare journals, and the same mode is a soak test. It prints each record as it is
@@ -73,11 +74,14 @@ class Hands:
         self.stop: threading.Event | None = None
         self._said = 0
         self._log: list[Record] = []
+        self._long_press = 0.0  # the config's, read with the hardware
+        self._holding: float | None = None  # since when the hands hold ROLL to start a match
 
     def hardware(self, config: Config, stack: ExitStack) -> Hardware:
         """The simulated board and buttons (on the wall clock), the configured LEDs, and
         dice seeded afresh for each match (see :meth:`start`)."""
         check_simulated(config)
+        self._long_press = config.buttons.long_press_ms / 1000
         self.board = SimBoard(config.geometry, clock=time.monotonic)
         stack.callback(self.board.close)
         self.buttons = SimButtons(clock=time.monotonic)
@@ -106,6 +110,7 @@ class Hands:
             self.say(str(record))
         self._said = len(driver.log)
         board.pump()
+        self._let_go()
         if board.pending or buttons.down or not self._still(driver):
             return
         self._act(driver, random.Random(f"{self.seed}:{len(driver.log)}"))
@@ -153,6 +158,8 @@ class Hands:
             self._click(WHITE, ROLL)
         elif phase is Phase.MATCH_OVER:
             self._match_over(driver)
+        elif phase is Phase.CHOOSING:
+            self._hold(WHITE, ROLL)  # the match as shown: the config's
 
     def _choice(self, table: Table, rng: random.Random) -> Play:
         return self.player.choose(table.mover_view, table.match, rng)
@@ -212,3 +219,21 @@ class Hands:
     def _click(self, player: int, button: ButtonName) -> None:
         assert self.buttons is not None
         self.buttons.click(player, button)
+
+    def _hold(self, player: int, button: ButtonName) -> None:
+        """Press and keep the button down: :meth:`_let_go` lets it up once it is held."""
+        assert self.buttons is not None
+        self.buttons.press(player, button)
+        self._holding = time.monotonic()
+
+    def _let_go(self) -> None:
+        """Let a held button up, past the long press (with a margin for the loop's delay
+        between the press and the table's reading of it)."""
+        buttons = self.buttons
+        if self._holding is None or buttons is None:
+            return
+        if time.monotonic() - self._holding < self._long_press + 0.2:
+            return
+        for player, button in sorted(buttons.down):
+            buttons.release(player, button)
+        self._holding = None

@@ -65,12 +65,21 @@ class SimOptions:
     hints: frozenset[int] = frozenset()  # the players who may ask for a hint
 
 
+@dataclass(frozen=True, slots=True)
+class Fresh:
+    """A fresh board, as ``bgpi sim`` and ``bgpi demo`` open on an empty journal: the players
+    choose the match, ``defaults`` shown first, and nothing is journaled until they start it.
+    Its checkers stand in the starting position meanwhile."""
+
+    defaults: MatchStarted
+
+
 class SimTable:
     """A table on the simulated board, with seeded dice and a manual clock."""
 
     def __init__(
         self,
-        records: MatchStarted | Sequence[Record],
+        records: MatchStarted | Sequence[Record] | Fresh,
         *,
         options: SimOptions | None = None,
         geometry: Geometry | None = None,
@@ -78,12 +87,19 @@ class SimTable:
         style: Style | None = None,
         journal: Journal | None = None,
     ) -> None:
-        """A table for a new match (``records`` a MatchStarted), or one resumed from a
-        journal's records, the board standing as the journal left it. Put a
+        """A table for a new match (``records`` a MatchStarted, journaled as given), one
+        resumed from a journal's records, the board standing as the journal left it, or a
+        fresh board (:class:`Fresh`) where the players choose the match. Put a
         :data:`SimSeat` in :attr:`seats` for each player the match seats as not a person
         here."""
         options = options or SimOptions()
-        history: list[Record] = [records] if isinstance(records, MatchStarted) else list(records)
+        history: list[Record] = (
+            [records]
+            if isinstance(records, MatchStarted)
+            else []
+            if isinstance(records, Fresh)
+            else list(records)
+        )
         self.geometry = geometry or Geometry.default()
         self.clock = ManualClock()
         self.board = SimBoard(
@@ -110,17 +126,19 @@ class SimTable:
             self.journal.new_match(records)
         dice = SeededDice(options.seed)
         dice.skip(dice_rolled(history))
+        config = TableConfig(
+            capacities(self.geometry),
+            options.settle,
+            options.long_press,
+            options.accept_illegal,
+            hints=options.hints,
+        )
+        if isinstance(records, Fresh):
+            table = Table.choose(config, records.defaults)
+        else:
+            table = Table.replay(config, history)
         self.driver = Driver(
-            Table.replay(
-                TableConfig(
-                    capacities(self.geometry),
-                    options.settle,
-                    options.long_press,
-                    options.accept_illegal,
-                    hints=options.hints,
-                ),
-                history,
-            ),
+            table,
             self.journal,
             dice,
             self.pixels,

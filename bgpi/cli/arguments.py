@@ -53,6 +53,17 @@ def bounded(low: int, high: int | None, what: str) -> Callable[[str], int]:
     return parse
 
 
+def share(text: str) -> float:
+    """An argparse type: a share, from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a share is 0 to 1, got {text}")
+    return value
+
+
 def journal_path(config: Config, args: argparse.Namespace) -> Path:
     from bgpi.store import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
 

@@ -39,6 +39,8 @@ def _export(config: Config, args: argparse.Namespace) -> int:
     path = journal_path(config, args)
     with Journal.open(path, read_only=True) as journal:
         records = journal.records(args.match)
+    if not records:  # a fresh board: its first match is still being chosen
+        raise CommandError(f"{path} holds no match yet")
     try:
         text = export_mat(records)
     except ValueError as exc:  # a record the rules refuse: the journal is damaged

@@ -19,6 +19,7 @@ from bgpi.cli.arguments import (
     level,
     match_options,
     seat_options,
+    share,
 )
 from bgpi.cli.errors import OK, CommandError, UsageError
 from bgpi.config import Config
@@ -38,6 +39,14 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
     match_options(demo)
     demo.add_argument(
         "--games", type=bounded(1, None, N_("a number of games")), help="stop after this many games"
+    )
+    demo.add_argument(
+        "--slips",
+        type=share,
+        default=0.0,
+        metavar="RATE",
+        help="the built-in player makes an illegal play in this share of its plays (0 to 1; "
+        "seeded), for the opponent to accept or have corrected",
     )
     _remote_seat_options(demo)
     _club_options(commands, common)
@@ -77,7 +86,7 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
     try:
-        sides, engines = open_sides((args.white, args.black), say=say)
+        sides, engines = open_sides((args.white, args.black), say=say, slips=args.slips)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print("bgpi demo, " + _("seed {seed}").format(seed=seed))

@@ -26,6 +26,9 @@ _ANSWERS: Final = {
     CubeAnswer.DROP: Intent.DROP,
     CubeAnswer.BEAVER: Intent.BEAVER,
 }
+# Asks with one answer: the opening die, and the match shown (the config's or the command's)
+# started where no person here chooses one.
+_AT_ONCE: Final = {Ask.OPENING_ROLL: Intent.OPENING_ROLL, Ask.START: Intent.START_MATCH}
 TRIES: Final = 2
 
 
@@ -72,8 +75,8 @@ class EngineSeat:
     def decide(self, request: DecisionRequest, table: Table) -> SeatAnswer:
         """The engine's answer to ``request``; raise :class:`EngineError` if it has none."""
         match, player = table.match, request.player
-        if request.ask is Ask.OPENING_ROLL:
-            return Intent.OPENING_ROLL
+        if request.ask in _AT_ONCE:
+            return _AT_ONCE[request.ask]
         if request.ask is Ask.TURN:
             return self._turn(request, table)
         if request.ask is Ask.CUBE:

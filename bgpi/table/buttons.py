@@ -134,6 +134,7 @@ SEAT_INTENTS: Final = frozenset(
         Intent.DECLINE_RESIGN,
         Intent.ACCEPT_ILLEGAL,
         Intent.DEMAND_CORRECTION,
+        Intent.START_MATCH,  # asked only where no seat is a person here
     }
 )
 """What a seat that is not a person here may decide (it gives its play as moves instead)."""

@@ -70,7 +70,7 @@ from bgpi.table.events import (
     chain,
 )
 from bgpi.table.hints import Hinted, HintRequest, kind_of, moment_of
-from bgpi.table.illegal import read_illegal
+from bgpi.table.illegal import only_hits, read_illegal
 from bgpi.table.options import next_value, options_of
 from bgpi.table.phases import (
     UNSEEN_WAIT,
@@ -138,6 +138,21 @@ class Table:
             settle=SettleFilter(config.settle),
         )
         return table.apply(record)
+
+    @classmethod
+    def choose(cls, config: TableConfig, defaults: MatchStarted) -> Table:
+        """A fresh board (a journal with no match yet): the players choose the first match
+        as they choose every next one, ``defaults`` shown first. Nothing is journaled until
+        they start it: the :class:`MatchStarted` of their choice is the journal's first
+        record."""
+        return cls(
+            config,
+            Match.new(defaults.rules()),
+            names=defaults.names,
+            seats=defaults.seats,
+            at=Choosing(defaults.rules()),
+            settle=SettleFilter(config.settle),
+        )
 
     @classmethod
     def replay(cls, config: TableConfig, records: Sequence[Record]) -> Table:
@@ -340,8 +355,8 @@ class Table:
         if record.player != mover:
             raise ValueError(f"{record}: player {mover} is on roll")
         after = Position.from_id(record.position)
-        if after.opponent != self.mover_view.opponent:
-            raise ValueError(f"{record} moves the opponent's checkers")
+        if not only_hits(self.mover_view.opponent, after.opponent):
+            raise ValueError(f"{record} moves the opponent's checkers, not only hits blots")
         before = counts_of(self.position, WHITE)
         position = _mover(after, mover)
         now = counts_of(position, WHITE)
@@ -722,7 +737,15 @@ class Table:
         if self.phase is Phase.MATCH_OVER:
             draft = self.config.next_match or self.match.rules
             return Step(replace(self, at=Choosing(draft)))
-        return Step(replace(self, at=Setup(), position=Position.initial()))
+        return replace(self, at=Setup(), position=Position.initial())._set_up()
+
+    def _set_up(self, first: Step | None = None) -> Step:
+        """In the setup phase (after ``first``, if given): a board that already shows the
+        starting position starts the game now, as a board set up to it would."""
+        step = first or Step(self)
+        if step.table.phase is Phase.SETUP and step.table.board_ok():
+            return chain(step, step.table._decide(GameStarted()))
+        return step
 
     def _next_value(self, player: int) -> Step:
         at = self.at
@@ -738,7 +761,7 @@ class Table:
 
     def _start_match(self, player: int) -> Step:
         assert isinstance(self.at, Choosing)
-        return self._decide(MatchStarted.of(self.at.draft, self.names, self.seats))
+        return self._set_up(self._decide(MatchStarted.of(self.at.draft, self.names, self.seats)))
 
     # -- what to show -----------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import Final
 
+from bgpi.i18n import N_
 from bgpi.rules import MatchRules
 from bgpi.rules.match import MAX_CUBE, MAX_LENGTH
 
@@ -22,12 +23,15 @@ LIMITS: Final = tuple(1 << n for n in range(1, MAX_CUBE.bit_length()))
 
 
 class Option(Enum):
-    LENGTH = "length"
-    CRAWFORD = "Crawford rule"
-    JACOBY = "Jacoby rule"
-    BEAVER = "beavers"
-    AUTOMATIC = "automatic doubles"
-    LIMIT = "cube limit"
+    """An option of the next match; its value names it to the players (translated where
+    shown)."""
+
+    LENGTH = N_("length")
+    CRAWFORD = N_("Crawford rule")
+    JACOBY = N_("Jacoby rule")
+    BEAVER = N_("beavers")
+    AUTOMATIC = N_("automatic doubles")
+    LIMIT = N_("cube limit")
 
 
 def options_of(rules: MatchRules) -> tuple[Option, ...]:

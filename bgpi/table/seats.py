@@ -21,6 +21,8 @@ RESIGN         the other offers to resign    ``Decided`` with ``ACCEPT_RESIGN`` 
                                              ``DECLINE_RESIGN``
 ILLEGAL        the other ended the turn on   ``Decided`` with ``ACCEPT_ILLEGAL`` (only
                an illegal play               when readable) or ``DEMAND_CORRECTION``
+START          the next match is chosen and  ``Decided(player, Intent.START_MATCH)``:
+               no seat is a person here      the match as shown (White's seat is asked)
 ============== ============================= ======================================
 
 **The seat answers** with an event into :meth:`Table.handle`: :class:`Decided` for a
@@ -54,7 +56,15 @@ from typing import TYPE_CHECKING, Final
 from bgpi.records import Seat
 from bgpi.rules import GameResult, Move
 from bgpi.table.buttons import Intent
-from bgpi.table.phases import BeforeRoll, Doubled, Illegal, Moving, Opening, ResignPending
+from bgpi.table.phases import (
+    BeforeRoll,
+    Choosing,
+    Doubled,
+    Illegal,
+    Moving,
+    Opening,
+    ResignPending,
+)
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -67,6 +77,7 @@ class Ask(Enum):
     PLAY = "play"
     RESIGN = "accept or decline a resignation"
     ILLEGAL = "accept an illegal play or demand its correction"
+    START = "start the match shown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +123,10 @@ def waiting(table: Table) -> DecisionRequest | None:
     if isinstance(at, Opening):
         due = [p for p in (0, 1) if at.dice[p] is None and table.seats[p] is not Seat.PERSON]
         return DecisionRequest(due[0], Ask.OPENING_ROLL) if due else None
+    if isinstance(at, Choosing):
+        # Nobody here to press: the seats start the match as shown (a person chooses).
+        alone = Seat.PERSON not in table.seats
+        return DecisionRequest(0, Ask.START) if alone else None
     ask = _ASKS.get(type(at))
     if turn is None or ask is None:
         return None

@@ -26,7 +26,7 @@ from bgpi.engine.seats import gnubg_advisor, open_engines
 from bgpi.engine.worker import EngineWorker
 from bgpi.i18n import _
 from bgpi.records import MatchStarted, Record, Seat
-from bgpi.simtable import Advise, SimOptions, SimSeat, SimTable
+from bgpi.simtable import Advise, Fresh, SimOptions, SimSeat, SimTable
 from bgpi.table import DecisionRequest, HintRequest, Phase, Table, waiting
 from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
@@ -73,18 +73,20 @@ def new_session(
     config: Config,
     *,
     seed: int,
-    records: MatchStarted | list[Record] | None = None,
+    records: MatchStarted | list[Record] | Fresh | None = None,
     journal: JournalProtocol | None = None,
     engines: Mapping[int, Engine] | None = None,
     advisor: Advisor | None = None,
 ) -> SimSession:
-    """A simulated table for ``config`` with seeded dice: a new match with the checkers set up
-    (``records`` None), or the match the records hold, the board standing as they leave it.
-    ``engines`` play the seats the match gives the engine and ``advisor`` gives the hints the
-    config allows, both on the engine's own thread: the page's loop never waits for gnubg,
-    whose answers the table takes at the next tick of the clock."""
+    """A simulated table for ``config`` with seeded dice: a new match (``records`` a
+    MatchStarted) with the checkers set up, or the match the records hold, the board standing
+    as they leave it; a fresh board where the player chooses the match (``records`` a
+    :class:`~bgpi.simtable.Fresh`, or None: the config's match shown first). ``engines``
+    play the seats the match gives the engine and ``advisor`` gives the hints the config
+    allows, both on the engine's own thread: the page's loop never waits for gnubg, whose
+    answers the table takes at the next tick of the clock."""
     sim = SimTable(
-        records if records is not None else config.match_record(),
+        records if records is not None else Fresh(config.match_record()),
         options=SimOptions(
             seed=seed,
             settle=config.sensors.settle_ms / 1000,
@@ -158,8 +160,8 @@ def run_sim(
     match: MatchStarted | None = None,
 ) -> int:
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
-    ``state_dir``: an unfinished one resumes, else a new ``match`` (default: the config's)
-    starts."""
+    ``state_dir``: an unfinished one resumes, else the player chooses a new one at the
+    board, ``match`` (default: the config's) shown first."""
     from bgpi.app import resume_records  # noqa: PLC0415 (the app's only when asked)
     from bgpi.store import JOURNAL_NAME, Journal  # noqa: PLC0415
 
@@ -190,7 +192,7 @@ def run_sim(
         session = new_session(
             config,
             seed=seed,
-            records=records or fresh,
+            records=records or Fresh(fresh),
             journal=journal,
             engines=engines,
             advisor=advisor,

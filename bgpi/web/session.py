@@ -17,7 +17,14 @@ straighten zone                                  set the knocked checkers back o
 press      player, button (roll or cube)         push a button down
 release    player, button                        let it up
 setup      —                                     set the board up for the position the game holds
+option     option (its name: length, crawford,   choosing the match: ROLL pressed until the
+           jacoby, beaver, automatic, limit)     option shows, then CUBE once (its next value)
+start      —                                     choosing the match: ROLL held, as shown
 ========== ===================================== ==============================================
+
+``option`` and ``start`` are the page's controls for choosing the match: they press the same
+buttons a player at the board would (a person's, White's first), so the table sees nothing
+but presses.
 """
 
 from __future__ import annotations
@@ -28,17 +35,21 @@ from typing import TYPE_CHECKING, Final
 
 from bgpi.gamelog import current_match
 from bgpi.hal.errors import HalError
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
+from bgpi.records import Seat
 from bgpi.simtable import SimTable
-from bgpi.table import Table
+from bgpi.table import Choosing, Table
+from bgpi.table.options import options_of
 from bgpi.web.server import CommandError, Snapshot
 from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
-from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, ZONES, ButtonName, zone_name
+from bgpi.words import BUTTONS, COLOUR_NAMES, CUBE, PLAYERS, ROLL, ZONES, ButtonName, zone_name
 
 if TYPE_CHECKING:  # the engine's modules load only where a seat or a hint needs them
     from bgpi.engine.worker import EngineWorker
 
+HELD_MARGIN: Final = 0.1  # seconds past the long press that a held press of the page lasts
 MAX_CATCH_UP: Final = 1.0  # seconds of simulated time per step at most, should the loop stall
 
 
@@ -74,6 +85,8 @@ class SimSession:
             "press": self._press,
             "release": self._release,
             "setup": self._setup,
+            "option": self._option,
+            "start": self._start,
         }
 
     def layout(self) -> dict[str, object]:
@@ -128,7 +141,7 @@ class SimSession:
     def _place(self, message: Mapping[str, object]) -> None:
         zone = _zone(message)
         colour = _choice(message, "colour", PLAYERS)
-        held = next((i for i, (c, _) in enumerate(self.hand) if c == colour), None)
+        held = next((i for i, (c, _origin) in enumerate(self.hand) if c == colour), None)
         if held is None:
             raise CommandError(
                 f"no {COLOUR_NAMES[colour]} checker in hand to place on {zone_name(zone)}"
@@ -174,6 +187,55 @@ class SimSession:
     def _setup(self, message: Mapping[str, object]) -> None:
         self.hand.clear()
         self.sim.setup(self.sim.position)
+
+    def _option(self, message: Mapping[str, object]) -> None:
+        at = self._choosing()
+        options = options_of(at.draft)
+        wanted = next((o for o in options if o.name.lower() == message.get("option")), None)
+        if wanted is None:
+            names = ", ".join(o.name.lower() for o in options)
+            raise CommandError(
+                _("option {option!r} is not one of {names}").format(
+                    option=message.get("option"), names=names
+                )
+            )
+        player = self._chooser()
+        for _option in options:  # ROLL steps round the options to the one wanted
+            if self._choosing().option is wanted:
+                break
+            self._click(player, ROLL)
+        self._click(player, CUBE)
+
+    def _start(self, message: Mapping[str, object]) -> None:
+        self._choosing()
+        player = self._chooser()
+        self.sim.buttons.press(player, ROLL)
+        self.sim.advance(self.sim.table.config.long_press + HELD_MARGIN)
+        self.sim.buttons.release(player, ROLL)
+
+    def _choosing(self) -> Choosing:
+        at = self.sim.table.at
+        if not isinstance(at, Choosing):
+            raise CommandError(
+                _("the match is chosen between matches, not in phase {phase}").format(
+                    phase=at.kind.value
+                )
+            )
+        return at
+
+    def _chooser(self) -> int:
+        """Whose buttons the page presses to choose: a person's at this board."""
+        people = [p for p in PLAYERS if self.sim.table.seats[p] is Seat.PERSON]
+        if not people:
+            raise CommandError(_("no person sits at this board: the seats start the match"))
+        return people[0]
+
+    def _click(self, player: int, button: ButtonName) -> None:
+        """A short press, each edge read by the table."""
+        self.sim.buttons.press(player, button)
+        self.sim.advance(0.0)
+        self.sim.buttons.release(player, button)
+        self.sim.advance(0.0)
 
     def let_go(self) -> None:
         """Put each held checker back where it was lifted from, and let every button up."""

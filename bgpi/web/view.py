@@ -10,7 +10,8 @@ Three messages, each a JSON object with a ``type``:
 - ``state``, whenever it changes: phase, whose turn, who sits where (person, engine,
   remote), dice, cube, score, a resignation chosen or offered, what each button means now,
   the zones the last play touched, the checkers on every zone, the log, the Position ID and
-  Match ID, and the last cues heard, numbered (the page plays those it has not yet);
+  Match ID, the last cues heard, numbered (the page plays those it has not yet), and while
+  the next match is chosen, its options and their values;
 - ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
 """
 
@@ -32,6 +33,7 @@ from bgpi.numbering import printed_moves
 from bgpi.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, players
 from bgpi.phrases import zone as shown_zone
 from bgpi.records import Record
+from bgpi.rules import MatchRules
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import Mistake, mistake_words
 from bgpi.table import (
@@ -46,7 +48,7 @@ from bgpi.table import (
     active_rows,
 )
 from bgpi.table.buttons import illegal_refused
-from bgpi.table.options import Option, value_of
+from bgpi.table.options import Option, options_of, value_of
 from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
 from bgpi.web.words import page_words
@@ -183,7 +185,44 @@ def state_message(
         "position_id": view.id(),
         "match_id": match.id(),
         "cues": [[number, cue.value] for number, cue in cues],
+        "choosing": choosing_message(table),
     }
+
+
+def choosing_message(table: Table) -> dict[str, object] | None:
+    """While the next match is chosen: the match so far and each option that applies, its
+    value in words and whether it is the one the buttons change now; None in any other
+    phase."""
+    at = table.at
+    if not isinstance(at, Choosing):
+        return None
+    return {
+        "match": _match_words(at.draft.length),
+        "options": [
+            {
+                "option": option.name.lower(),
+                "label": _(option.value),
+                "value": option_words(at.draft, option),
+                "shown": option is at.option,
+            }
+            for option in options_of(at.draft)
+        ],
+    }
+
+
+def option_words(draft: MatchRules, option: Option) -> str:
+    """An option's value as the page says it: the match's kind for the length, on or off
+    for a rule, the number for automatic doubles and the cube limit."""
+    value = value_of(draft, option)
+    if option is Option.LENGTH:
+        return _match_words(value)
+    if option in _NUMBERS:
+        return str(value)
+    return _("on") if value else _("off")
+
+
+def _match_words(length: int) -> str:
+    return _("a {length}-point match").format(length=length) if length else _("money play")
 
 
 def status(table: Table, scene: Scene) -> str:
@@ -356,12 +395,7 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
-    draft = at.draft
-    kind = _("a {length}-point match").format(length=draft.length) if draft.length else None
-    value = value_of(draft, at.option)
-    shown = {0: _("off"), 1: _("on")}.get(value, str(value)) if at.option not in _NUMBERS else value
-    if at.option is Option.LENGTH:
-        shown = kind or _("money play")
+    shown = option_words(at.draft, at.option)
     line = _("The next match: {option} {value}. {choices}.")
     return line.format(option=_(OPTIONS[at.option]), value=shown, choices=", ".join(words))
 

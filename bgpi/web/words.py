@@ -32,6 +32,15 @@ PAGE: Final = {
     "match-id": N_("Match ID"),
     "download": N_("Download the match (.mat)"),
     "share-button": N_("Open on another device…"),
+    "choose-label": N_("the next match"),
+    "choose-heading": N_("The next match"),
+    "choose-start": N_("Start the match"),
+    "choose-companion": N_(
+        "Chosen at the board: ROLL goes to the next option, CUBE changes it, ROLL held starts "
+        "the match."
+    ),
+    "choose-change": N_("change"),
+    "choose-change-label": N_("change the {option}"),
     "remote-match": N_("Remote match"),
     "remote-code": N_("Match code {code}"),
     "remote-side": N_("You play {side}"),

@@ -75,10 +75,17 @@ def test_without_gnubg_a_new_match_seats_a_person(
     monkeypatch.setattr(engine_package.process, "GNUBG", "/nonexistent/gnubg")
     monkeypatch.setenv("PATH", "/nonexistent")
     config = parse({"seats": {"white": "gnubg:worldclass"}})
-    app = App(config, tmp_path, hardware=SimHardware(config))
+    hardware = SimHardware(config)
+    app = App(config, tmp_path, hardware=hardware)
     thread = run(app)
-    app.stop.set()
-    thread.join(30)
+    try:
+        hardware.buttons.press(0, "roll")  # the fresh board's match, started as shown
+        time.sleep(config.buttons.long_press_ms / 1000 + 0.3)
+        hardware.buttons.release(0, "roll")
+        records_until(app, MatchStarted)
+    finally:
+        app.stop.set()
+        thread.join(30)
     with Journal.open(tmp_path / JOURNAL_NAME) as journal:
         assert journal.records()[0] == MatchStarted(5, seats=(Seat.PERSON, Seat.PERSON))
     assert "sudo apt-get install gnubg`; a person plays this seat" in caplog.text

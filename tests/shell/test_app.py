@@ -1,6 +1,7 @@
 """The shell's event loop: backends from the config, resume from the journal, clean stop."""
 
 import threading
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -8,10 +9,11 @@ from bgpi.app import App, Hardware, _button_options, _pixel_options, _sensor_opt
 from bgpi.config import Config, parse
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.gpio import ChainSettings
-from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
-from bgpi.records import GameStarted
+from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
+from bgpi.records import GameStarted, MatchStarted
 from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Phase
+from bgpi.words import BLACK, ROLL, ButtonName
 
 
 def test_backend_options_come_from_the_config() -> None:
@@ -38,10 +40,27 @@ class SimHardware:
     def __init__(self, config: Config) -> None:
         self.board = SimBoard(config.geometry)
         self.pixels = SimPixels(config.ledmap.length)
+        self.clock = ManualClock()
+        self.buttons = SimButtons(clock=self.clock)
 
     def __call__(self, config: Config, stack: ExitStack) -> Hardware:
         stack.callback(self.pixels.close)
-        return Hardware(self.board, SimButtons(), self.pixels, SeededDice(1))
+        return Hardware(self.board, self.buttons, self.pixels, SeededDice(1))
+
+    def hold(self, player: int, button: ButtonName, seconds: float = 1.0) -> None:
+        self.buttons.press(player, button)
+        self.clock.advance(seconds)
+        self.buttons.release(player, button)
+
+
+def wait_for(app: App, phase: Phase, seconds: float = 30.0) -> None:
+    """Until the app's table is in ``phase`` (a bounded wait: the loop runs on its thread)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if app.driver is not None and app.driver.table.phase is phase:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"the table never reached {phase.value}")
 
 
 def run_until_ready(app: App) -> threading.Thread:
@@ -54,16 +73,22 @@ def run_until_ready(app: App) -> threading.Thread:
 
 
 def test_run_starts_a_match_resumes_it_and_goes_dark_on_stop(tmp_path: Path) -> None:
-    config = Config()
+    config = parse({"rules": {"length": 7, "crawford": False}})
     hardware = SimHardware(config)
     app = App(config, tmp_path, hardware=hardware)
     thread = run_until_ready(app)
-    assert app.driver is not None and app.driver.table.phase is Phase.SETUP
+    # A fresh board: the players choose the first match, the config's shown; nothing is
+    # journaled until one of them holds ROLL to start it.
+    assert app.driver is not None and app.driver.table.phase is Phase.CHOOSING
+    assert app.driver.scene.score == (7, 1)  # the length on the score pixels, option 1
+    assert app.driver.log == []
+    hardware.hold(BLACK, ROLL)
+    wait_for(app, Phase.SETUP)
     app.stop.set()
     thread.join(30)
     assert hardware.pixels.last == ((0, 0, 0),) * config.ledmap.length
     with Journal.open(tmp_path / JOURNAL_NAME) as journal:
-        assert len(journal.matches()) == 1
+        assert journal.records() == [MatchStarted(7, crawford=False)]
         journal.append(GameStarted())  # as if the board had been set up before a power cut
     again = App(config, tmp_path, hardware=SimHardware(config))
     thread = run_until_ready(again)

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from bgpi import __version__
+from bgpi.store import Journal
 
 
 def bgpi(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -89,3 +90,13 @@ def test_self_play_options_are_checked_with_status_2(tmp_path: Path) -> None:
     assert "--self-play needs the simulated board, not the gpio sensors" in result.stderr
     assert str(board) in result.stderr
     assert not (tmp_path / "journal.sqlite").exists()
+
+
+def test_a_journal_whose_first_match_is_still_chosen_has_nothing_to_show(tmp_path: Path) -> None:
+    Journal.open(tmp_path / "journal.sqlite").close()  # as bgpi run leaves a fresh board
+    for command in ("status", "export"):
+        result = bgpi(command, "--state-dir", tmp_path, check=False)
+        assert result.returncode == 1
+        assert (
+            result.stderr == f"bgpi {command}: {tmp_path / 'journal.sqlite'} holds no match yet\n"
+        )

@@ -21,6 +21,7 @@ from bgpi.records import (
     OpeningRolled,
     Played,
     Record,
+    ResignAnswered,
     to_json,
 )
 from bgpi.resume import complete
@@ -30,7 +31,8 @@ from bgpi.table import TableConfig
 from tests.shell.presses import moves_on
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED, START = 11, MatchStarted(3)  # a 3-point demo match with a drop in it
+# A 3-point demo match with a drop, a winning play and an accepted resignation in it.
+SEED, START = 17, MatchStarted(3)
 CONFIG = TableConfig(capacities(Geometry.default()))
 
 # Appends one step's records (JSON lines on stdin) and SIGKILLs itself as SQLite begins its
@@ -73,6 +75,8 @@ def steps() -> dict[str, tuple[int, int]]:
             found.setdefault("winning play", (end - 1, end + 1))
         elif isinstance(record, GameEnded) and isinstance(before, CubeAction):
             found.setdefault("drop", (end - 1, end + 1))
+        elif isinstance(record, GameEnded) and isinstance(before, ResignAnswered):
+            found.setdefault("accepted resignation", (end - 1, end + 1))
     return found
 
 
@@ -91,7 +95,7 @@ def write(path: Path, kill_at: int, records: list[Record]) -> bool:
     return result.returncode == -9
 
 
-@pytest.mark.parametrize("kind", ["opening dice", "winning play", "drop"])
+@pytest.mark.parametrize("kind", ["opening dice", "winning play", "drop", "accepted resignation"])
 def test_a_step_killed_at_any_statement_is_whole_or_absent(tmp_path: Path, kind: str) -> None:
     start, end = steps()[kind]
     records = list(reference())

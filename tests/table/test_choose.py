@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgpi.records import MatchStarted
+from bgpi.driver import MemoryJournal
+from bgpi.records import GameStarted, MatchStarted, Seat
 from bgpi.rules import MatchRules
-from bgpi.simtable import SimTable
-from bgpi.table import MatchOver, Phase
+from bgpi.simtable import Fresh, SimTable
+from bgpi.table import Ask, DecisionRequest, Intent, MatchOver, Phase, waiting
 from bgpi.table.options import LENGTHS, Option
 from bgpi.web.view import status
 from bgpi.words import BLACK, CUBE, ROLL, WHITE
@@ -79,3 +80,28 @@ def test_the_cube_limit_and_automatic_doubles_step_round() -> None:
     sim.press(BLACK, ROLL, hold=HOLD)
     assert sim.driver.log == [MatchStarted(0, automatic_doubles=2, cube_limit=2)]
     assert sim.scene.prompt(WHITE, CUBE) is None  # setting up the board now
+
+
+def test_a_fresh_board_opens_on_choosing_and_journals_nothing_until_it_starts() -> None:
+    sim = SimTable(Fresh(MatchStarted(7, crawford=False)))
+    assert sim.phase is Phase.CHOOSING and sim.driver.log == []
+    assert isinstance(sim.journal, MemoryJournal) and sim.journal.records == []
+    assert sim.scene.score == (7, 1)  # the defaults, on the score pixels
+    sim.cube(WHITE)  # 7 -> 9
+    assert sim.driver.log == []
+    sim.press(BLACK, ROLL, hold=HOLD)
+    # The board stood set up meanwhile: the game opens at once.
+    assert sim.driver.log == [MatchStarted(9, crawford=False), GameStarted()]
+    assert sim.phase is Phase.OPENING
+
+
+def test_with_no_person_at_the_board_the_seats_start_the_match_shown() -> None:
+    seats = (Seat.ENGINE, Seat.ENGINE)
+    sim = SimTable(Fresh(MatchStarted(3, seats=seats)))
+    request = waiting(sim.table)
+    assert request == DecisionRequest(WHITE, Ask.START)
+    sim.seats = {WHITE: lambda asked, table: Intent.START_MATCH}
+    sim.ask(request)
+    assert sim.driver.log[0] == MatchStarted(3, seats=seats)
+    person_here = SimTable(Fresh(MatchStarted(3, seats=(Seat.PERSON, Seat.ENGINE))))
+    assert waiting(person_here.table) is None  # the person chooses

@@ -11,9 +11,10 @@ from playwright.sync_api import Page, expect
 
 from bgpi.config import Config
 from bgpi.lights.render import Style
-from bgpi.web.run import SimServer, new_session
+from bgpi.web.run import SimServer
 from bgpi.words import WHITE
 from tests.web.browser import checker_centre, drag, slot_centre
+from tests.web.started import started_session
 
 SEED = 23  # the opening roll: White 3, Black 1, so White plays 31
 DESTINATION = ",".join(map(str, Style().shade("destination")))
@@ -22,7 +23,7 @@ EXTRA = ",".join(map(str, Style().shade("extra")))
 
 @pytest.fixture
 def server() -> Iterator[SimServer]:
-    with SimServer(new_session(Config(), seed=SEED)) as running:
+    with SimServer(started_session(Config(), seed=SEED)) as running:
         yield running
 
 
@@ -153,7 +154,7 @@ def test_a_knocked_checker_is_missing_until_it_is_set_straight(
 
 
 def test_a_network_bind_refuses_the_page_without_its_token(page: Page) -> None:
-    with SimServer(new_session(Config(), seed=SEED), host="0.0.0.0") as server:
+    with SimServer(started_session(Config(), seed=SEED), host="0.0.0.0") as server:
         port = server.address.port
         refused = page.goto(f"http://127.0.0.1:{port}/")
         assert refused is not None and refused.status == 403

@@ -8,15 +8,19 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import ClientConnection
 
 from bgpi.cli import build_parser
 from bgpi.records import MatchStarted
 from bgpi.store import JOURNAL_NAME, Journal
 from tests.web.webclient import get, receive_until, send, socket
+
+HELD = 1.2  # seconds: past the default long press (0.8 s)
 
 
 def start(*args: str, home: Path) -> tuple[subprocess.Popen[str], int]:
@@ -49,6 +53,16 @@ def stop(process: subprocess.Popen[str]) -> str:
     return out
 
 
+def start_the_match(ws: ClientConnection) -> None:
+    """The fresh board chooses the match: ROLL held (past the long press) starts the one
+    shown, and the board, set up meanwhile, opens the game."""
+    receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "choosing the match")
+    send(ws, type="press", player=1, button="roll")
+    time.sleep(HELD)  # the simulated clock follows the wall's: a held button is held
+    send(ws, type="release", player=1, button="roll")
+    receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "opening")
+
+
 def test_the_command_line_options() -> None:
     args = build_parser().parse_args(["sim"])
     assert (args.host, args.port, args.seed) == ("127.0.0.1", 8421, None)
@@ -70,6 +84,7 @@ def test_bgpi_sim_keeps_the_match_in_the_state_directory(tmp_path: Path) -> None
     process, port = start("--seed", "23", "--state-dir", str(tmp_path), home=tmp_path / "x")
     try:
         with socket(port) as ws:
+            start_the_match(ws)
             send(ws, type="press", player=0, button="roll")
             receive_until(ws, lambda m: m["type"] == "state" and m["opening"][0] == 3)
     finally:
@@ -90,6 +105,7 @@ def test_bgpi_sim_keeps_the_match_in_the_default_state_directory(tmp_path: Path)
     process, port = start("--seed", "23", "--money", home=tmp_path)
     try:
         with socket(port) as ws:
+            start_the_match(ws)
             send(ws, type="press", player=0, button="roll")
             receive_until(ws, lambda m: m["type"] == "state" and m["opening"][0] == 3)
     finally:

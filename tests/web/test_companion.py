@@ -45,6 +45,11 @@ class Board:
                     layout[zone_of(colour, index)] = (colour, count)
         self.sensors.setup(layout)
 
+    def hold(self, player: int) -> None:
+        self.buttons.press(player, "roll")
+        time.sleep(Config().buttons.long_press_ms / 1000 + 0.3)
+        self.buttons.release(player, "roll")
+
     def click(self, player: int) -> None:
         self.buttons.press(player, "roll")
         time.sleep(0.05)
@@ -78,6 +83,20 @@ def test_the_companion_shows_the_real_board_live_and_refuses_every_command(
     with socket(port) as ws:
         layout = receive_until(ws, lambda m: m["type"] == "layout")
         assert layout["mode"] == "companion"
+        choosing = receive_until(
+            ws, lambda m: m["type"] == "state" and m["phase"] == "choosing the match"
+        )["choosing"]
+        assert choosing["match"] == "a 5-point match"  # the config's, shown read-only
+        assert [(o["label"], o["value"], o["shown"]) for o in choosing["options"]] == [
+            ("length", "a 5-point match", True),
+            ("Crawford rule", "on", False),
+            ("cube limit", "64", False),
+        ]
+        send(ws, type="start")
+        assert (
+            "only shows the board" in receive_until(ws, lambda m: m["type"] == "error")["message"]
+        )
+        board.hold(WHITE)  # the fresh board's match, as the config has it
         receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "setup")
         board.set_up()
         receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "opening")

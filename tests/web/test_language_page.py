@@ -19,7 +19,9 @@ def test_bgpi_sim_speaks_swedish(tmp_path: Path) -> None:
     try:
         with socket(port) as ws:
             layout = receive_until(ws, lambda m: m["type"] == "layout")
-            state = receive_until(ws, lambda m: m["type"] == "state")
+            choosing = receive_until(ws, lambda m: m["type"] == "state")
+            send(ws, type="start")  # the match as the defaults stand
+            state = receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "opening")
             send(ws, type="press", player=0, button="roll")
             rolled = receive_until(ws, lambda m: m["type"] == "state" and m["opening"][0] == 3)
     finally:
@@ -29,6 +31,8 @@ def test_bgpi_sim_speaks_swedish(tmp_path: Path) -> None:
     assert words["page"]["log"] == "Logg"
     assert words["meanings"]["roll"] == "slå"
     assert words["moves-left"][1:3] == ["1 drag kvar", "2 drag kvar"]
+    assert choosing["status"].startswith("Nästa match: längd en match till 5 poäng.")
+    assert choosing["choosing"]["options"][0]["label"] == "längd"
     assert state["names"] == ["Vit", "Svart"]
     assert state["status"] == "Öppningsslag: varje spelare trycker på ROLL."
     assert rolled["log"][0]["text"] == "Vit (vit) och Svart (svart): en match till 5 poäng"
@@ -39,6 +43,7 @@ def test_the_moves_left_follow_a_long_dice_label(page: Page, tmp_path: Path) -> 
     process, port = start("--seed", "23", "--language", "nb", home=tmp_path)
     try:
         page.goto(f"http://127.0.0.1:{port}/")
+        page.locator("#choose-start").click()
         expect(page.locator("#status")).to_contain_text("Åpningskast")
         page.keyboard.press("r")
         page.keyboard.press("Shift+R")
@@ -60,7 +65,8 @@ def test_the_config_chooses_norwegian(tmp_path: Path) -> None:
     try:
         with socket(port) as ws:
             layout = receive_until(ws, lambda m: m["type"] == "layout")
-            state = receive_until(ws, lambda m: m["type"] == "state")
+            send(ws, type="start")
+            state = receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "opening")
     finally:
         stop(process)
     assert layout["words"]["language"] == "nb"
@@ -71,6 +77,10 @@ def test_the_page_in_finnish(page: Page, tmp_path: Path) -> None:
     process, port = start("--seed", "23", "--language", "fi", home=tmp_path)
     try:
         page.goto(f"http://127.0.0.1:{port}/")
+        expect(page.locator("#choose-box h2")).to_have_text("Seuraava ottelu")
+        start_button = page.locator("#choose-start")
+        expect(start_button).to_have_text("Aloita ottelu")
+        start_button.click()
         status = page.locator("#status")
         expect(status).to_have_text("Avausheitto: kumpikin pelaaja painaa ROLL.")
         expect(page.locator(".meaning").first).to_have_text("heitä")  # beside White's ROLL

@@ -15,11 +15,12 @@ from playwright.sync_api import Page, expect
 from bgpi.config import Config
 from bgpi.lights.render import Style
 from bgpi.rules import Position
-from bgpi.web.run import SimServer, new_session
+from bgpi.web.run import SimServer
 from bgpi.web.session import SimSession
 from bgpi.words import BAR_WHITE, BLACK, TRAY_WHITE, WHITE
 from tests.table.arrange import arrange, fixed_dice
 from tests.web.browser import checker_centre, drag, slot_centre
+from tests.web.started import started_session
 from tests.web.test_browser import DESTINATION, lit, wait_lit
 
 MISTAKE = ",".join(map(str, Style().shade("mistake")))
@@ -31,7 +32,7 @@ BLOT = Position.from_points({6: 5, 8: 3, 13: 5, 19: 1, 24: 1}, {24: 2, 13: 5, 8:
 
 @pytest.fixture
 def server() -> Iterator[SimServer]:
-    with SimServer(new_session(Config(), seed=1)) as running:
+    with SimServer(started_session(Config(), seed=1)) as running:
         yield running
 
 
@@ -97,6 +98,8 @@ def test_roll_on_half_a_play_is_dark_and_a_press_says_the_die_left(
 ) -> None:
     start(page, server, Position.initial(), WHITE, 3, 1)
     drag(page, 8, 5, slot=2)
+    # ROLL only once the table has seen the checker settle: the 3 is then greyed as used.
+    expect(page.locator('.die.used[data-value="3"]')).to_have_count(1)
     roll = page.locator('.led[data-owner="button.white.roll"]')
     expect(roll.first).to_have_attribute("data-rgb", "0,0,0")  # nothing to end yet
     page.keyboard.press("r")

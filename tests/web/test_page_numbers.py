@@ -13,10 +13,11 @@ from bgpi.numbering import printed_moves
 from bgpi.rules import Play, legal_plays
 from bgpi.rules.notation import format_moves
 from bgpi.sensing.board import zone_of
-from bgpi.web.run import SimServer, new_session
+from bgpi.web.run import SimServer
 from bgpi.web.session import SimSession
 from bgpi.words import BLACK
 from tests.web.browser import drag
+from tests.web.started import started_session
 from tests.web.test_browser import open_page, opening_roll
 
 SEED = 23  # White opens 3-1
@@ -24,7 +25,7 @@ SEED = 23  # White opens 3-1
 
 @pytest.fixture
 def server() -> Iterator[SimServer]:
-    with SimServer(new_session(Config(), seed=SEED)) as running:
+    with SimServer(started_session(Config(), seed=SEED)) as running:
         yield running
 
 
@@ -44,6 +45,7 @@ def test_blacks_play_is_logged_in_the_numbers_on_the_board(page: Page, server: S
     opening_roll(page)
     drag(page, 8, 5, slot=2)
     drag(page, 6, 5)
+    expect(page.locator("#status")).to_contain_text("White has played 3-1")  # all settled
     page.locator('.button[data-player="0"][data-button="roll"] rect').click()
     expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
     page.keyboard.press("Shift+R")  # Black rolls
@@ -51,6 +53,8 @@ def test_blacks_play_is_logged_in_the_numbers_on_the_board(page: Page, server: S
     dice, play = server.call(quiet_play)
     for move in play.moves:  # Black's own numbers, put on the board where they are printed
         drag(page, zone_of(BLACK, move.src), zone_of(BLACK, move.dst))
+    # ROLL only once the table has seen the last checker settle (else the play is not complete).
+    expect(page.locator("#status")).to_contain_text("Black has played")
     page.keyboard.press("Shift+R")  # ends the turn
     expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
     written = printed_moves(BLACK, play.moves)

@@ -11,9 +11,10 @@ from playwright.sync_api import Page, expect
 
 from bgpi.config import Config, SoundConfig
 from bgpi.cues import Cue, pairs
-from bgpi.web.run import SimServer, new_session
+from bgpi.web.run import SimServer
 from bgpi.words import BLACK, WHITE
 from tests.web.browser import drag
+from tests.web.started import started_session
 from tests.web.test_browser import open_page
 
 SEED = 23  # White opens 3-1
@@ -21,7 +22,7 @@ SEED = 23  # White opens 3-1
 
 def serve(enabled: bool) -> SimServer:
     config = replace(Config(), sound=SoundConfig(enabled=enabled))
-    return SimServer(new_session(config, seed=SEED))
+    return SimServer(started_session(config, seed=SEED))
 
 
 @pytest.fixture
@@ -109,6 +110,7 @@ def test_sound_is_off_by_default_and_the_switch_turns_it_on(page: Page, quiet: S
     expect(page.locator("body")).to_have_attribute("data-phase", "moving")
     drag(page, 8, 5, slot=2)
     drag(page, 6, 5)
+    expect(page.locator("#status")).to_contain_text("White has played 3-1")  # all settled
     page.locator('.button[data-player="0"][data-button="roll"] rect').click()
     wait_cues(page, 3)
     assert [entry["cue"] for entry in played(page)] == ["dice", "turn"]

@@ -17,6 +17,7 @@ from bgpi.records import GameStarted, OpeningRolled, Played, Record, Rolled
 from bgpi.web.run import SimServer, new_session
 from bgpi.words import BLACK, WHITE
 from tests.web.browser import centre, checker_centre, drag, slot_centre
+from tests.web.started import started_session
 
 SEED = 23  # the opening roll: White 3, Black 1, so White plays 31
 PHONE = {"width": 390, "height": 844}
@@ -25,7 +26,7 @@ FINGER = 44  # CSS px: the smallest target a fingertip hits reliably
 
 @pytest.fixture
 def server() -> Iterator[SimServer]:
-    with SimServer(new_session(Config(), seed=SEED)) as running:
+    with SimServer(started_session(Config(), seed=SEED)) as running:
         yield running
 
 

@@ -12,8 +12,9 @@ from websockets.exceptions import InvalidStatus
 from bgpi.config import Config
 from bgpi.export import export_mat
 from bgpi.gamelog import current_match
-from bgpi.web.run import SimServer, new_session
+from bgpi.web.run import SimServer
 from bgpi.words import BLACK, WHITE
+from tests.web.started import started_session
 from tests.web.webclient import get, receive_until, request, send, socket
 
 SEED = 23  # White 3, Black 1
@@ -21,7 +22,7 @@ SEED = 23  # White 3, Black 1
 
 @pytest.fixture
 def server() -> Iterator[SimServer]:
-    with SimServer(new_session(Config(), seed=SEED)) as running:
+    with SimServer(started_session(Config(), seed=SEED)) as running:
         yield running
 
 
@@ -119,7 +120,7 @@ def test_a_socket_from_another_site_is_refused(server: SimServer) -> None:
 def network() -> Iterator[SimServer]:
     # Bound to every interface, as `bgpi sim --host 0.0.0.0`; the test talks to it on the
     # loopback only.
-    with SimServer(new_session(Config(), seed=SEED), host="0.0.0.0") as running:
+    with SimServer(started_session(Config(), seed=SEED), host="0.0.0.0") as running:
         yield running
 
 

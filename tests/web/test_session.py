@@ -3,11 +3,14 @@
 import pytest
 
 from bgpi.config import Config
+from bgpi.records import GameStarted, MatchStarted
+from bgpi.simtable import Fresh
 from bgpi.table import Phase
 from bgpi.web.run import new_session
 from bgpi.web.server import CommandError
 from bgpi.web.session import SimSession
 from bgpi.words import BLACK, WHITE
+from tests.web.started import started_session
 
 SEED = 23  # White 3, Black 1
 
@@ -22,7 +25,7 @@ class Wall:
 
 @pytest.fixture
 def session() -> SimSession:
-    return new_session(Config(), seed=SEED)
+    return started_session(Config(), seed=SEED)
 
 
 def do(session: SimSession, kind: str, **fields: object) -> None:
@@ -37,9 +40,18 @@ def opening(session: SimSession) -> None:
     assert session.sim.phase is Phase.MOVING and session.sim.match.dice == (3, 1)
 
 
-def test_a_new_session_starts_with_the_checkers_set_up(session: SimSession) -> None:
+def test_a_new_session_chooses_the_match_with_the_checkers_set_up() -> None:
+    fresh = new_session(Config(), seed=SEED, records=Fresh(MatchStarted(7)))
+    assert fresh.sim.phase is Phase.CHOOSING and fresh.sim.driver.log == []
+    assert fresh.sim.board.checkers(6) == (WHITE,) * 5  # set up while the match is chosen
+    assert fresh.layout()["mode"] == "sim"
+
+
+def test_the_match_started_as_shown_opens_at_once_on_a_set_up_board(
+    session: SimSession,
+) -> None:
     assert session.sim.phase is Phase.OPENING
-    assert session.layout()["mode"] == "sim"
+    assert session.sim.driver.log == [Config().match_record(), GameStarted()]
 
 
 def test_lift_and_place_move_a_checker_as_hands_do(session: SimSession) -> None:
@@ -133,7 +145,7 @@ def test_let_go_puts_down_what_the_hands_held(session: SimSession) -> None:
 
 def test_the_simulated_clock_follows_the_wall_clock() -> None:
     wall = Wall()
-    session = new_session(Config(), seed=SEED)
+    session = started_session(Config(), seed=SEED)
     session = SimSession(session.sim, session.ledmap, session.style, wall=wall)
     start = session.sim.clock()
     wall.now += 0.5

@@ -64,6 +64,7 @@
   let drag = null; // { colour, origin, ghost }
   let errorTimer = null;
   let logShown = "";
+  let choosingShown = "";
   let checkersShown = "";
   let frameShown = ""; // the last frame, drawn again when the board turns
 
@@ -342,6 +343,7 @@
     showLog();
     showAnalysis();
     showRemote();
+    showChoosing();
   }
 
   function checker(x, y, colour, attrs, parent) {
@@ -614,6 +616,37 @@
     line.textContent = remote.reason ? `${remote.words}: ${remote.reason}` : remote.words;
   }
 
+  // Choosing the next match: each option with its value; on the simulated board a press
+  // changes one (the server presses ROLL to reach it, then CUBE), and the start button holds
+  // ROLL, so the table sees only the buttons' presses. The companion shows them read-only.
+  function showChoosing() {
+    const choosing = state.choosing;
+    document.getElementById("choose-box").hidden = !choosing;
+    const text = JSON.stringify(choosing);
+    if (!choosing || text === choosingShown) return;
+    choosingShown = text;
+    document.getElementById("choose-match").textContent = choosing.match;
+    const table = document.getElementById("choose-options");
+    table.textContent = "";
+    for (const option of choosing.options) {
+      const row = table.insertRow();
+      row.dataset.option = option.option;
+      row.classList.toggle("shown", option.shown);
+      row.insertCell().textContent = option.label;
+      const value = row.insertCell();
+      value.className = "value";
+      value.textContent = option.value;
+      if (sim()) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = t("choose-change");
+        button.setAttribute("aria-label", t("choose-change-label", { option: option.label }));
+        button.addEventListener("click", () => send({ type: "option", option: option.option }));
+        row.insertCell().appendChild(button);
+      }
+    }
+  }
+
   function showError(message) {
     const box = document.getElementById("error");
     box.textContent = message;
@@ -818,6 +851,7 @@
     pixels = "";
     checkersShown = "";
     logShown = "";
+    choosingShown = "";
     build();
     if (state) showState();
     if (frameShown) showFrame(frameShown);
@@ -861,6 +895,7 @@
       share(true);
     }
   }
+  document.getElementById("choose-start").addEventListener("click", () => send({ type: "start" }));
   svg.addEventListener("pointerdown", onPointerDown);
   svg.addEventListener("pointermove", onPointerMove);
   svg.addEventListener("pointerup", onPointerUp);
