@@ -7,6 +7,11 @@ turns is timed from the table's ask for its play (the dice just rolled) to the t
 the first move of the play it chose: gnubg's evaluation, the answer checked against the legal
 plays, and the table's step into its guided phase.
 
+A second table times a hint at the board: a person on roll (the built-in player's hands)
+holds ROLL before moving, and each hint is timed from the release of the held button to the
+table lighting the first move of gnubg's play, through the same engine thread ``bgpi run``
+and ``bgpi sim`` use (the request queued, gnubg asked, the answer posted back and taken).
+
 The ratios are against ``expert`` (0-ply) measured in the same run. The Raspberry Pi Zero 2 W
 line multiplies by a factor, not a measurement: the Zero 2 W's Cortex-A53 at 1 GHz runs
 single-threaded, CPU-bound code about ``PI_ZERO_2W_FACTOR`` times slower than one core of a
@@ -25,10 +30,13 @@ import time
 from bgpi.demo import PipPlayer, act
 from bgpi.engine import GnubgEngine, Level
 from bgpi.engine.seat import EngineSeat
+from bgpi.engine.seats import gnubg_advisor
+from bgpi.engine.worker import EngineWorker
 from bgpi.records import MatchStarted, Seat
-from bgpi.rules import Move
 from bgpi.simtable import SimOptions, SimTable
-from bgpi.table import Ask, DecisionRequest, Intent, Phase, Table
+from bgpi.table import Ask, DecisionRequest, Phase, Table
+from bgpi.table.seats import SeatAnswer
+from bgpi.words import ROLL
 
 PI_ZERO_2W_FACTOR = 10.0
 SEED = 11
@@ -39,7 +47,7 @@ class TimedSeat(EngineSeat):
 
     asked_at: float = 0.0
 
-    def __call__(self, request: DecisionRequest, table: Table) -> Intent | tuple[Move, ...] | None:
+    def __call__(self, request: DecisionRequest, table: Table) -> SeatAnswer | None:
         if request.ask is Ask.PLAY:
             self.asked_at = time.perf_counter()
         return super().__call__(request, table)
@@ -68,15 +76,40 @@ def timings(level: Level, plays: int) -> list[float]:
     return seen[1:]  # the first includes gnubg's start
 
 
-def main() -> None:
-    plays = int(sys.argv[1]) if len(sys.argv) > 1 else 12
-    os.environ.setdefault("HOME", tempfile.mkdtemp(prefix="bgpi-bench-"))
-    results = {level: timings(level, plays) for level in Level}
+def hint_timings(level: Level, plays: int) -> list[float]:
+    """Seconds from each held ROLL's release to the first move of gnubg's hint lit."""
+    advisor = gnubg_advisor(level, say=lambda line: print(line, file=sys.stderr), timeout=600)
+    sim = SimTable(MatchStarted(25), options=SimOptions(seed=SEED, hints=frozenset({0, 1})))
+    worker = EngineWorker({}, sim.post, advisor=advisor)
+    sim.advise = worker.hint
+    players = (PipPlayer(), PipPlayer())
+    seen: list[float] = []
+    asked_at = -1  # the journal's length when a hint was last asked: once per turn
+    try:
+        for step in range(20_000):
+            if len(seen) >= plays or sim.phase is Phase.MATCH_OVER:
+                break
+            turn = sim.match.turn
+            if sim.phase is Phase.MOVING and turn is not None and asked_at != len(sim.driver.log):
+                asked_at = len(sim.driver.log)
+                sim.buttons.press(turn, ROLL)
+                sim.advance(1.0)  # held past the long press (simulated time)
+                start = time.perf_counter()
+                sim.buttons.release(turn, ROLL)
+                sim.advance(0.0)  # the release reaches the table: the hint is asked
+                worker.idle()
+                sim.advance(0.0)  # the answer taken and the scene built
+                if sim.scene.lifted:
+                    seen.append(time.perf_counter() - start)
+            act(sim, players, random.Random(f"{SEED}:{step}"))
+    finally:
+        worker.close()
+    return seen[1:]  # the first includes gnubg's start
+
+
+def table(title: str, results: dict[Level, list[float]]) -> None:
     reference = statistics.median(results[Level.EXPERT])
-    print(
-        f"roll to play lit, median of {plays - 1} plays per level "
-        "(the first, with gnubg's start, left out):"
-    )
+    print(title)
     print(f"{'level':<13}{'here':>10}{'max':>10}{'x expert':>10}{'Pi Zero 2 W':>14}")
     for level, seconds in results.items():
         median = statistics.median(seconds)
@@ -84,6 +117,22 @@ def main() -> None:
             f"{level.value:<13}{median * 1e3:>8.0f}ms{max(seconds) * 1e3:>8.0f}ms"
             f"{median / reference:>10.1f}{median * PI_ZERO_2W_FACTOR:>13.2f}s"
         )
+
+
+def main() -> None:
+    plays = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+    os.environ.setdefault("HOME", tempfile.mkdtemp(prefix="bgpi-bench-"))
+    results = {level: timings(level, plays) for level in Level}
+    table(
+        f"roll to play lit, median of {plays - 1} plays per level "
+        "(the first, with gnubg's start, left out):",
+        results,
+    )
+    hints = {level: hint_timings(level, plays) for level in Level}
+    table(
+        f"\nheld ROLL released to the hint's first move lit, median of {plays - 1} hints:",
+        hints,
+    )
 
 
 if __name__ == "__main__":

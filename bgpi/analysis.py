@@ -5,8 +5,11 @@ words, luck). That takes seconds, so the result is stored, keyed by the match, t
 its records analysed and the engine: a match analysed after its first game is analysed again
 once more has been played, never twice for the same records.
 
-The table is this module's own, in the journal's file: the journal's records stay
-append-only and untouched, and a journal without the table simply has no analyses yet.
+The table (``analyses``) is part of the journal's schema since its version 2
+(:data:`bgpi.store.MIGRATIONS`): the journal's records stay append-only and untouched. A
+journal of version 1 that only readers have opened since (``bgpi analyse`` opens it
+read-only) has no analyses to read yet; the first one stored brings it up to date, as
+opening it for writing does.
 """
 
 from __future__ import annotations
@@ -20,19 +23,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from bgpi.engine.api import Engine, EngineError, GameAnalysis, MatchAnalysis, PlayerRating
 from bgpi.records import Record
-
-_SCHEMA: Final = """CREATE TABLE IF NOT EXISTS analyses (
-    match_id INTEGER NOT NULL REFERENCES matches (id),
-    records INTEGER NOT NULL,
-    engine TEXT NOT NULL,
-    at REAL NOT NULL,
-    analysis TEXT NOT NULL,
-    PRIMARY KEY (match_id, records, engine)
-)"""
+from bgpi.store import Journal
 
 
 class AnalysisStore:
@@ -43,28 +38,40 @@ class AnalysisStore:
         self.path, self.clock = Path(path), clock
 
     def get(self, match_id: int, records: int, engine: str) -> MatchAnalysis | None:
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT analysis FROM analyses WHERE match_id = ? AND records = ? AND engine = ?",
-                (match_id, records, engine),
-            ).fetchone()
-        return None if row is None else from_json(row[0])
+        return self._one(
+            "SELECT analysis FROM analyses WHERE match_id = ? AND records = ? AND engine = ?",
+            (match_id, records, engine),
+        )
 
     def latest(self, match_id: int) -> MatchAnalysis | None:
         """The analysis of the most of the match's records, by any engine, if any."""
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT analysis FROM analyses WHERE match_id = ? ORDER BY records DESC, at DESC",
-                (match_id,),
-            ).fetchone()
-        return None if row is None else from_json(row[0])
+        return self._one(
+            "SELECT analysis FROM analyses WHERE match_id = ? ORDER BY records DESC, at DESC",
+            (match_id,),
+        )
 
     def put(self, match_id: int, records: int, engine: str, analysis: MatchAnalysis) -> None:
+        if not self._has_table():
+            Journal.open(self.path).close()  # a version 1 journal: brought up to date
         with self._connect() as db:
             db.execute(
                 "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?)",
                 (match_id, records, engine, self.clock(), to_json(analysis)),
             )
+
+    def _one(self, query: str, parameters: tuple[object, ...]) -> MatchAnalysis | None:
+        if not self._has_table():
+            return None  # a version 1 journal never written since: nothing analysed yet
+        with self._connect() as db:
+            row = db.execute(query, parameters).fetchone()
+        return None if row is None else from_json(row[0])
+
+    def _has_table(self) -> bool:
+        with self._connect() as db:
+            found = db.execute(
+                "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'analyses'"
+            ).fetchone()
+        return found is not None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -72,7 +79,6 @@ class AnalysisStore:
         db = sqlite3.connect(self.path)
         try:
             with db:
-                db.execute(_SCHEMA)
                 yield db
         finally:
             db.close()

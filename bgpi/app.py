@@ -29,9 +29,10 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bgpi.config import Config
+from bgpi.cues import Cue, pairs
 from bgpi.driver import Driver
-from bgpi.hal import open_buttons, open_pixels, open_sensors
-from bgpi.hal.api import Buttons, Dice, Event, Pixels, Sensors
+from bgpi.hal import open_buttons, open_buzzer, open_pixels, open_sensors
+from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.lights.render import next_change, render
@@ -41,12 +42,23 @@ from bgpi.records import GameEnded, MatchStarted, Record, Seat
 from bgpi.reload import ConfigWatch, with_rules_of
 from bgpi.resume import complete
 from bgpi.sensing.board import capacities
-from bgpi.store import Journal, JournalError, corrupt
-from bgpi.table import Chosen, Decided, DecisionRequest, Phase, Table, TableConfig, waiting
+from bgpi.store import JOURNAL_NAME, Journal, JournalError, corrupt
+from bgpi.table import (
+    Chosen,
+    Decided,
+    DecisionRequest,
+    Hinted,
+    HintRequest,
+    Phase,
+    Table,
+    TableConfig,
+    waiting,
+)
 
 if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis needs them
     from bgpi.analysis import Analyst
     from bgpi.engine import Engine
+    from bgpi.engine.seat import EngineSeat
     from bgpi.engine.worker import Answer, EngineWorker
 
 if TYPE_CHECKING:
@@ -55,7 +67,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bgpi")
 
-JOURNAL_NAME = "journal.sqlite"
 MAX_WAIT = 0.5  # the loop wakes at least this often (stop flag, watchdog)
 REMOTE_WAIT = 0.05  # with a remote match, this often: the other board's word is read here
 
@@ -68,6 +79,7 @@ class Hardware:
     buttons: Buttons
     pixels: Pixels
     dice: Dice
+    buzzer: Buzzer | None = None  # [sound] enabled with a buzzer_pin
 
 
 def open_hardware(config: Config, stack: ExitStack) -> Hardware:
@@ -79,7 +91,25 @@ def open_hardware(config: Config, stack: ExitStack) -> Hardware:
     stack.callback(buttons.close)
     pixels = open_pixels(config.leds.backend, config.ledmap.length, **_pixel_options(config))
     stack.callback(pixels.close)
-    return Hardware(sensors, buttons, pixels, SystemDice())
+    buzzer = open_board_buzzer(config)
+    if buzzer is not None:
+        stack.callback(buzzer.close)
+    return Hardware(sensors, buttons, pixels, SystemDice(), buzzer)
+
+
+def open_board_buzzer(config: Config) -> Buzzer | None:
+    """The buzzer, if sound is on and a pin is given; of the buttons' backend (the simulated
+    one sounds nothing)."""
+    sound = config.sound
+    if not sound.enabled or sound.buzzer_pin is None:
+        return None
+    chosen = backend(Kind.BUZZER, config.buttons.backend)
+    return open_buzzer(config.buttons.backend, **chosen.options(backend_settings(config)))
+
+
+def sounding(buzzer: Buzzer) -> Callable[[Cue], None]:
+    """What the driver tells each cue to: the buzzer plays it on its own thread."""
+    return lambda cue: buzzer.play(pairs(cue))
 
 
 # What each backend takes from the config is the registry's business (bgpi.hal.registry). The
@@ -95,6 +125,8 @@ def backend_settings(config: Config) -> Settings:
         bounce_time=config.buttons.bounce_ms / 1000,
         led_wiring=config.leds.wiring,
         pixel_order=config.leds.pixel_order,
+        buzzer_pin=config.sound.buzzer_pin,
+        buzzer=config.sound.buzzer,
     )
 
 
@@ -117,6 +149,7 @@ def table_config(config: Config) -> TableConfig:
         long_press=config.buttons.long_press_ms / 1000,
         accept_illegal=not config.rules.demand_correction,
         next_match=config.match_record().rules(),
+        hints=config.seats.hints,
     )
 
 
@@ -212,12 +245,14 @@ class App:
                 self.config.style,
                 log=journal.records(),
                 ask=self._ask,
+                hint=self._hint,
+                hear=sounding(hardware.buzzer) if hardware.buzzer is not None else None,
             )
             self._seat_remote(link, self.driver, journal)
-            self.worker = self._seat_engines(table, engines, stack)
+            self._stack = stack
+            self.worker = self._seat_engines(table, engines)
             if self.hands:
                 self.hands.start(self.driver, journal, self.stop)
-            self._stack = stack
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
             log.info("ready: %s, phase %s", table.match, table.phase.value)
@@ -270,19 +305,16 @@ class App:
         if self.remote is None:
             self._dispatch(driver, event)
             return
-        from bgpi.remote.board import StoppedError  # noqa: PLC0415 (a remote match only)
-        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415
+        from bgpi.remote.link import MatchPausedError  # noqa: PLC0415 (a remote match only)
 
         try:
             self._dispatch(driver, event)
-        except MatchPausedError as exc:  # while the dice were drawn with the other board
+        except MatchPausedError as exc:  # as the dice began to be drawn with the other board
             self.remote.paused_by(exc)
-        except StoppedError:
-            log.info("stopped while waiting for the other board's dice")
 
     @staticmethod
     def _dispatch(driver: Driver, event: Event | Answer) -> None:
-        if isinstance(event, Decided | Chosen):
+        if isinstance(event, Decided | Chosen | Hinted):
             driver.dispatch(event)
         else:
             driver.handle(event)
@@ -303,19 +335,14 @@ class App:
 
     def _seat_remote(self, link: Link | None, driver: Driver, journal: Journal) -> None:
         """The other board's seat: its word read at every turn of the loop, the dice drawn
-        with it. While the loop waits for the dice, the watchdog is fed and the page shows
-        the wait."""
+        with it while the loop goes on (the board, the buttons, the page and the watchdog
+        all served meanwhile)."""
         if link is None:
             return
         from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
 
-        def waiting() -> None:
-            self.notifier.alive()
-            if self.observer:
-                self.observer(driver, journal)
-
         self.remote = RemoteSeat(link, driver, time.monotonic)
-        self.remote.be_patient(self.stop, waiting)
+        self.remote.be_patient()
 
     def remote_status(self) -> RemoteStatus | None:
         """A remote match's state for the page (on the loop's thread); None: not one."""
@@ -406,12 +433,32 @@ class App:
         if self.worker is not None and self.driver is not None:
             self.worker.ask(request, self.driver.table)
 
-    def _seat_engines(
-        self, table: Table, engines: dict[int, Engine], stack: ExitStack
-    ) -> EngineWorker | None:
+    def _hint(self, request: HintRequest) -> None:
+        """A person asks for a hint: the engine's thread answers into the loop's queue (the
+        thread started with the first hint where no engine seat started it)."""
+        if self.worker is None:
+            self.worker = self._start_worker({})
+        if self.driver is not None:
+            self.worker.hint(request, self.driver.table)
+
+    def _start_worker(self, seats: dict[int, EngineSeat]) -> EngineWorker:
+        """The engine's thread for ``seats``, and for the hints where the config gives any."""
+        from bgpi.engine.levels import Level  # noqa: PLC0415
+        from bgpi.engine.seats import gnubg_advisor  # noqa: PLC0415
+        from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
+
+        advisor = None
+        if self.config.seats.hints:
+            level = Level.parse(self.config.seats.hint_level)
+            advisor = gnubg_advisor(level, say=log.warning, timeout=self.config.seats.timeout_s)
+        worker = EngineWorker(seats, self.events.put, advisor=advisor)
+        assert self._stack is not None  # started inside run
+        self._stack.callback(worker.close)
+        return worker
+
+    def _seat_engines(self, table: Table, engines: dict[int, Engine]) -> EngineWorker | None:
         """The thread that answers for the match's engine seats, if it has any."""
         from bgpi.engine.seat import EngineSeat  # noqa: PLC0415
-        from bgpi.engine.worker import EngineWorker  # noqa: PLC0415
 
         seats: dict[int, EngineSeat] = {}
         for player in (0, 1):
@@ -429,9 +476,7 @@ class App:
             for engine in engines.values():
                 engine.close()
             return None
-        worker = EngineWorker(seats, self.events.put)
-        stack.callback(worker.close)
-        return worker
+        return self._start_worker(seats)
 
     def handle_signals(self) -> None:
         """Stop cleanly on SIGTERM (systemd) and SIGINT (Ctrl-C)."""

@@ -26,9 +26,15 @@ Sections and keys (defaults in brackets)::
     [players]  white ["White"], black ["Black"]
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
-               analyse [true]: gnubg rates each game as it ends (where it is installed)
+               analyse [true]: gnubg rates each game as it ends (where it is installed);
+               white_hints [false], black_hints [false]: a person playing that side may ask
+               gnubg for hints with a held button, at hint_level ["expert"]
     [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
     [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
+    [sound]    enabled [false]: the dice, a hit, "your turn" and a refused move heard, on the
+               page and, with buzzer_pin, on the board; buzzer_pin [none] (a BCM number,
+               hardware/pins.md suggests 27), buzzer ["passive"] (passive: a piezo played at
+               each note's pitch; active: a buzzer with its own tone, switched on and off)
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
                club [""] (publish finished matches' results there): see docs/remote.md
@@ -45,7 +51,7 @@ from typing import Any
 
 from bgpi.geometry import Geometry
 from bgpi.hal.neopixel import pixel_order_error
-from bgpi.hal.pins import PinMap, led_pin_error
+from bgpi.hal.pins import PinMap, buzzer_pin_error, led_pin_error
 from bgpi.hal.registry import Kind, names
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
@@ -115,6 +121,10 @@ class SeatsConfig:
     black: str = "person"
     timeout_s: float = 60.0
     analyse: bool = True  # gnubg rates each game as it ends, where gnubg is installed
+    # A person at the board playing that side may ask gnubg (at hint_level) for a hint.
+    white_hints: bool = False
+    black_hints: bool = False
+    hint_level: str = "expert"
 
     def __post_init__(self) -> None:
         for side in (self.white, self.black):
@@ -122,6 +132,18 @@ class SeatsConfig:
                 from bgpi.engine.seats import Seat  # noqa: PLC0415
 
                 Seat.parse(side)
+        if self.hints:
+            from bgpi.engine.levels import Level  # noqa: PLC0415
+
+            try:
+                Level.parse(self.hint_level)
+            except ValueError as exc:
+                raise ValueError(f"hint_level: {exc}") from None
+
+    @property
+    def hints(self) -> frozenset[int]:
+        """The players (0 White, 1 Black) who may ask for hints."""
+        return frozenset(p for p, on in enumerate((self.white_hints, self.black_hints)) if on)
 
     def chosen(self) -> tuple[Seat, Seat]:
         """Each side's seat in the match record: a person, or the engine."""
@@ -152,6 +174,18 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SoundConfig:
+    """The cues (bgpi.cues): off by default. The page plays them once its user has touched it
+    (browsers allow sound no sooner) and has a mute switch; the board plays them on a buzzer
+    only if ``buzzer_pin`` is given and the buttons are on the Pi's GPIO (``[buttons]
+    backend = "gpio"``): the simulator sounds nothing on hardware."""
+
+    enabled: bool = False
+    buzzer_pin: int | None = None
+    buzzer: str = "passive"
+
+
+@dataclass(frozen=True, slots=True)
 class RemoteConfig:
     """A match against another board over an MQTT broker (docs/remote.md); the command
     line's ``--remote``, ``--match``, ``--side`` and ``--club`` win over these."""
@@ -179,6 +213,7 @@ class Config:
     state: StateConfig = field(default_factory=StateConfig)
     web: WebConfig = field(default_factory=WebConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
     source: str = "(defaults)"
@@ -229,7 +264,10 @@ _CHOICES = {
     ("leds", "backend"): names(Kind.PIXELS),
     ("leds", "wiring"): ("spi", "pwm"),
     ("remote", "side"): ("white", "black"),
+    ("sound", "buzzer"): ("passive", "active"),
 }
+# Keys with no default value (None: not given), and the type a given one has.
+_OPTIONAL: dict[tuple[str, str], type[Any]] = {("sound", "buzzer_pin"): int}
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("sensors", "point_slots"): (1, 15),
     ("sensors", "bar_slots"): (1, 15),
@@ -258,6 +296,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "state": StateConfig,
     "web": WebConfig,
     "remote": RemoteConfig,
+    "sound": SoundConfig,
 }
 
 
@@ -289,6 +328,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
             raise ConfigError(source, name, f"unknown section; known: {', '.join(_SECTIONS)}")
     sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
     _check_strip(source, sections["leds"], sections["pins"])
+    _check_buzzer(source, sections["sound"], sections["leds"], sections["pins"])
     leds = data.get("leds", {})
     ledmap = _guard(source, "leds.map", lambda: _ledmap(leds.get("map")))
     style = _guard(source, "leds", lambda: _style(sections["leds"], leds.get("palette")))
@@ -310,6 +350,15 @@ def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:
         raise ConfigError(
             source, "pins.led_data", f"{led_pin_error(leds.wiring, pins.led_data)} (leds.wiring)"
         )
+
+
+def _check_buzzer(source: str, sound: SoundConfig, leds: LedsConfig, pins: PinMap) -> None:
+    """Refuse a buzzer pin that another part of the board already uses."""
+    if sound.buzzer_pin is None:
+        return
+    why = buzzer_pin_error(sound.buzzer_pin, pins, leds.wiring)
+    if why:
+        raise ConfigError(source, "sound.buzzer_pin", why)
 
 
 def _check_remote(source: str, remote: RemoteConfig) -> None:
@@ -341,7 +390,7 @@ def _section(source: str, name: str, values: Any) -> Any:
 
 
 def _value(source: str, where: str, key: tuple[str, str], value: Any, default: Any) -> Any:
-    expected = type(default)
+    expected = _OPTIONAL.get(key, type(default))
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if type(value) is not expected:
@@ -402,6 +451,9 @@ def show(config: Config) -> str:
             value = getattr(section, f.name)
             if f.name == "password" and value:  # printed configs end up in bug reports
                 lines.append(f'{f.name} = "********"  # set, not shown')
+                continue
+            if value is None:  # TOML has no null: a key not given is left out
+                lines.append(f"# {f.name}: not given")
                 continue
             lines.append(f"{f.name} = {_toml(value)}")
         if name == "sensors":

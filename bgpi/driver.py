@@ -14,18 +14,36 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bgpi.cues import Cue, step_cues
 from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.hal.geometry import Geometry
+from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
 from bgpi.records import MatchStarted, Record
-from bgpi.table import DecisionRequest, DiceRolled, Event, Fault, Press, Seen, Table, Tick
+from bgpi.sensing.mistakes import mistake_words
+from bgpi.table import (
+    DecisionRequest,
+    DiceDrawing,
+    DiceRequest,
+    DiceRolled,
+    Event,
+    Fault,
+    Hinted,
+    HintRequest,
+    Press,
+    Seen,
+    Table,
+    Tick,
+)
 from bgpi.view import scene_of
 from bgpi.words import RGB
 
 log = logging.getLogger("bgpi")
+
+HEARD = 8  # cues kept for the page: more than one step ever makes
 
 
 class Journal(Protocol):
@@ -61,6 +79,14 @@ class MemoryJournal:
         return 1
 
 
+class DrawnDice(Protocol):
+    """Dice drawn with someone else (a remote board's commit-reveal exchange): asked for
+    now, ready later. The shell's loop goes on meanwhile (:meth:`Driver.collect`)."""
+
+    def draw(self, count: int) -> tuple[int, ...] | None:
+        """Begin (or go on with) drawing ``count`` dice; them once drawn, else None."""
+
+
 @dataclass
 class Driver:
     """Runs a table against a journal, dice and pixels."""
@@ -79,6 +105,16 @@ class Driver:
     # Told when the table waits for a seat that is not a person here (the engine, a remote
     # board); its answer comes back as an event through dispatch, never from inside ask.
     ask: Callable[[DecisionRequest], None] | None = None
+    # Told each cue the table's steps sound like (bgpi.cues), on the loop's thread: it must
+    # return at once (the buzzer plays on a thread of its own).
+    hear: Callable[[Cue], None] | None = None
+    # The last cues with their running numbers, for the page (which plays the new ones).
+    heard: tuple[tuple[int, Cue], ...] = ()
+    # Told when a person here asks for a hint; the answer comes back as an event (Hinted).
+    hint: Callable[[HintRequest], None] | None = None
+    # Dice that come later, if set (instead of ``dice``); ``drawing`` the request waiting.
+    drawn: DrawnDice | None = None
+    drawing: DiceRequest | None = None
     _due: float | None = None  # when a blinking light next changes the frame
     _scene: Scene | None = None  # what the frame shows
 
@@ -117,14 +153,22 @@ class Driver:
             else:
                 self.log.append(record)
         self.table = step.table
+        self._cues(step_cues(before, step))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
+        mistake = self.table.mistake
+        if mistake is not None and mistake != before.mistake and step.refused is None:
+            # Once per mistake, not per frame: the settled board changing says it again.
+            log.info("%s", mistake_words(mistake))
         if step.request is not None and self.ask is not None:
             self.ask(step.request)
+        if step.hint is not None and self.hint is not None:
+            self.hint(step.hint)
+        if isinstance(event, Hinted) and self.table.hint is event:
+            name = self.table.names[event.player]
+            log.info("%s", _("hint for {name}: {hint}").format(name=name, hint=event.words()))
         if step.dice is not None:
-            request = step.dice
-            values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
-            self.dispatch(DiceRolled(request.player, values, event.t))
+            self._roll(step.dice, event.t)
             return
         self.show(event.t, changed=self.table is not before)
         tracker = getattr(self.table.at, "tracker", None)
@@ -132,6 +176,40 @@ class Driver:
             # The dice frame is out: build the turn's tree now, while the hand is still on its
             # way to a checker (well over 300 ms), not when the first lift needs it.
             tracker.prepare()
+
+    def _cues(self, cues: Sequence[Cue]) -> None:
+        """Keep ``cues`` for the page and tell the listener (the buzzer) of them."""
+        if not cues:
+            return
+        last = self.heard[-1][0] if self.heard else 0
+        numbered = tuple((last + 1 + i, cue) for i, cue in enumerate(cues))
+        self.heard = (self.heard + numbered)[-HEARD:]
+        if self.hear is not None:
+            for cue in cues:
+                self.hear(cue)
+
+    def _roll(self, request: DiceRequest, t: float) -> None:
+        values: tuple[int, ...] | None
+        if self.drawn is None:
+            values = self.dice.roll() if request.count == 2 else (self.dice.die(),)
+        elif (drawn := self.drawn.draw(request.count)) is not None:
+            values = drawn
+        else:  # they come later: the table waits for them, and the loop goes on
+            self.drawing = request
+            self.dispatch(DiceDrawing(request.player, request.count, t))
+            return
+        self.dispatch(DiceRolled(request.player, values, t))
+
+    def collect(self, now: float) -> None:
+        """Dice drawn with someone else, to the table once they are drawn (at each turn of
+        the shell's loop)."""
+        request = self.drawing
+        if request is None or self.drawn is None:
+            return
+        values = self.drawn.draw(request.count)
+        if values is not None:
+            self.drawing = None
+            self.dispatch(DiceRolled(request.player, values, now))
 
     @property
     def scene(self) -> Scene:

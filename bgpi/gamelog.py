@@ -1,6 +1,10 @@
 """The game log: the records of a match, one line each, in move notation
 (``White 31: 8/5 6/5``), the way a player writes a match down. The browser page shows it and
-``bgpi demo`` prints it."""
+``bgpi demo`` prints it.
+
+Points are the board's printed numbers for both colours (:mod:`bgpi.numbering`): Black's
+8/2 6/2 is logged as the board shows it, ``17/23 19/23``. The ``.mat`` export keeps gnubg's
+own numbering."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from bgpi.numbering import printed_moves
 from bgpi.records import (
     CubeAction,
     GameEnded,
@@ -21,7 +26,6 @@ from bgpi.records import (
     ResignOffered,
     Rolled,
 )
-from bgpi.rules import format_moves
 from bgpi.rules.result import GameResult
 
 _VERBS: Final = {"double": "doubles", "take": "takes", "drop": "drops", "beaver": "beavers"}
@@ -130,7 +134,7 @@ class GameLog:
         self._say(f"{self.names[player]} {_dice(dice)}:", player, "roll")
 
     def _played(self, record: Played) -> None:
-        text = format_moves(record.move_values()) or "no move"
+        text = printed_moves(record.player, record.move_values()) or "no move"
         rolled, self.rolled = self.rolled, None
         if rolled is not None and self.lines[rolled].player == record.player:
             self.lines[rolled] = Entry(f"{self.lines[rolled].text} {text}", record.player, "play")

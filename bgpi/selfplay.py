@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 
-from bgpi.app import Hardware
+from bgpi.app import Hardware, open_board_buzzer
 from bgpi.config import Config
 from bgpi.demo import PipPlayer
 from bgpi.driver import Driver
@@ -88,7 +88,10 @@ class Hands:
         stack.callback(self.buttons.close)
         pixels = open_pixels(config.leds.backend, config.ledmap.length)
         stack.callback(pixels.close)
-        return Hardware(self.board, self.buttons, pixels, SeededDice(seed=0))
+        buzzer = open_board_buzzer(config)  # with [sound] on, the simulator's silent one
+        if buzzer is not None:
+            stack.callback(buzzer.close)
+        return Hardware(self.board, self.buttons, pixels, SeededDice(seed=0), buzzer)
 
     def start(self, driver: Driver, journal: Journal, stop: threading.Event) -> None:
         """Before the loop: the board as the journal left it, the dice where it stopped."""

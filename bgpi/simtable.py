@@ -9,6 +9,7 @@ and read the state and the pixel frame.
 
 from __future__ import annotations
 
+import queue
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,18 +31,24 @@ from bgpi.table import (
     Chosen,
     Decided,
     DecisionRequest,
-    Intent,
+    Hinted,
+    HintRequest,
     Phase,
     Table,
     TableConfig,
 )
+from bgpi.table.seats import SeatAnswer, answered
 from bgpi.words import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName
 
 TICK = 0.005  # the harness's time step: finer than the settle time
 
-SeatAnswer = Callable[[DecisionRequest, Table], Intent | tuple[Move, ...] | None]
+SimSeat = Callable[[DecisionRequest, Table], SeatAnswer | None]
 """A seat that is not a person here, in the simulator: given what the table asks and the
-table, an intent, a play (moves in the mover's numbering) or None (no answer yet)."""
+table, an intent, a play (moves in the mover's numbering), the level it resigns before its
+roll, or None (no answer yet, or one to come later through :meth:`SimTable.post`)."""
+
+Advise = Callable[[HintRequest, Table], Hinted | None]
+"""Who answers a person's hint request here: the hint, or None (it comes later, posted)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,7 @@ class SimOptions:
     settle: float = DEFAULT_SETTLE
     long_press: float = LONG_PRESS
     accept_illegal: bool = True
+    hints: frozenset[int] = frozenset()  # the players who may ask for a hint
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +90,7 @@ class SimTable:
         """A table for a new match (``records`` a MatchStarted, journaled as given), one
         resumed from a journal's records, the board standing as the journal left it, or a
         fresh board (:class:`Fresh`) where the players choose the match. Put a
-        :data:`SeatAnswer` in :attr:`seats` for each player the match seats as not a person
+        :data:`SimSeat` in :attr:`seats` for each player the match seats as not a person
         here."""
         options = options or SimOptions()
         history: list[Record] = (
@@ -107,14 +115,23 @@ class SimTable:
         self.pixels = SimPixels(ledmap.length)
         self.journal = journal if journal is not None else MemoryJournal()
         self._events: deque[Event] = deque()
-        self.seats: dict[int, SeatAnswer] = {}
+        self.seats: dict[int, SimSeat] = {}
+        self.advise: Advise | None = None  # who answers a hint asked for here
+        self._hint_asks: deque[HintRequest] = deque()
+        # Answers that come from other threads (an engine thinking off the page's loop), taken
+        # on the owner's thread at the next advance.
+        self._inbox: queue.SimpleQueue[Decided | Chosen | Hinted] = queue.SimpleQueue()
         self._asks: deque[DecisionRequest] = deque()
         if isinstance(records, MatchStarted):
             self.journal.new_match(records)
         dice = SeededDice(options.seed)
         dice.skip(dice_rolled(history))
         config = TableConfig(
-            capacities(self.geometry), options.settle, options.long_press, options.accept_illegal
+            capacities(self.geometry),
+            options.settle,
+            options.long_press,
+            options.accept_illegal,
+            hints=options.hints,
         )
         if isinstance(records, Fresh):
             table = Table.choose(config, records.defaults)
@@ -130,6 +147,7 @@ class SimTable:
             style or Style(),
             log=history,
             ask=self._asks.append,
+            hint=self._hint_asks.append,
         )
         if self.phase is not Phase.SETUP:
             self.setup(self.position)
@@ -151,19 +169,35 @@ class SimTable:
 
     def _drain(self) -> None:
         self.board.pump()
-        while self._events or self._asks:
+        while self._events or self._asks or self._hint_asks or not self._inbox.empty():
             while self._events:
                 self.driver.handle(self._events.popleft())
+            while not self._inbox.empty():
+                self.driver.dispatch(self._inbox.get_nowait())
             if self._asks:
                 self._answer(self._asks.popleft())
+            if self._hint_asks:
+                self._advise(self._hint_asks.popleft())
 
     def _answer(self, request: DecisionRequest) -> None:
         seat = self.seats.get(request.player)
         answer = seat(request, self.table) if seat is not None else None
-        if isinstance(answer, Intent):
-            self.driver.dispatch(Decided(request.player, answer, self.clock()))
-        elif answer is not None:
-            self.driver.dispatch(Chosen(request.player, answer, self.clock()))
+        if answer is not None:
+            self.driver.dispatch(answered(request.player, answer, self.clock()))
+
+    def _advise(self, request: HintRequest) -> None:
+        hinted = self.advise(request, self.table) if self.advise is not None else None
+        if hinted is not None:
+            self.driver.dispatch(hinted)
+
+    @property
+    def pending(self) -> bool:
+        """Whether answers posted from another thread wait for the next :meth:`advance`."""
+        return not self._inbox.empty()
+
+    def post(self, event: Decided | Chosen | Hinted) -> None:
+        """An answer from another thread: the table takes it at the next :meth:`advance`."""
+        self._inbox.put(event)
 
     def ask(self, request: DecisionRequest) -> None:
         """Ask a seat again (the table asks once, when it starts waiting)."""

@@ -45,8 +45,13 @@ from bgpi.journalfile import (
 )
 from bgpi.records import GameEnded, MatchStarted, Record, from_json, to_json
 
+# The journal's file name in a state directory: the service, the simulator, the demo and the
+# commands that read it all find it by this name.
+JOURNAL_NAME: Final = "journal.sqlite"
+
 __all__ = [
     "APPLICATION_ID",
+    "JOURNAL_NAME",
     "MIGRATIONS",
     "CorruptJournalError",
     "EmptyJournalError",
@@ -99,7 +104,26 @@ def _create_v1(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
-MIGRATIONS: Sequence[Migration] = (_create_v1,)
+# gnubg's analyses of a match (bgpi.analysis), keyed by the match, how many of its records
+# were analysed and the engine. Not append-only: a match analysed after its first game is
+# analysed again once more is played, and the row for the same records may be replaced.
+_ANALYSES: Final = """CREATE TABLE IF NOT EXISTS analyses (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    records INTEGER NOT NULL,
+    engine TEXT NOT NULL,
+    at REAL NOT NULL,
+    analysis TEXT NOT NULL,
+    PRIMARY KEY (match_id, records, engine)
+)"""
+
+
+def _add_analyses_v2(db: sqlite3.Connection) -> None:
+    """Version 1 to 2: the analyses. bgpi before version 2 made the same table itself, on
+    its first analysis, in a version 1 file: that table and its rows are kept as they are."""
+    db.execute(_ANALYSES)
+
+
+MIGRATIONS: Sequence[Migration] = (_create_v1, _add_analyses_v2)
 """``MIGRATIONS[n]`` brings a journal from schema version ``n`` to ``n + 1``; the schema this
 code writes is the version after the last one. They all run in the one transaction of
 :meth:`Journal.open`, so a step must not commit: no ``executescript``, which commits first."""

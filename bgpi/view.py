@@ -10,8 +10,9 @@ from dataclasses import replace
 from bgpi.lights.scene import Scene
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
+from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
-from bgpi.table import Phase, Table, active_rows
+from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
@@ -22,6 +23,8 @@ from bgpi.table.phases import (
     Moving,
     Resigning,
     ResignPending,
+    Rolling,
+    Said,
 )
 from bgpi.words import BAR_BLACK, BAR_WHITE, WHITE
 
@@ -47,6 +50,7 @@ def scene_of(table: Table) -> Scene:
         Phase.SETUP: _setup,
         Phase.OPENING: _opening,
         Phase.BEFORE_ROLL: _before_roll,
+        Phase.ROLLING: _rolling,
         Phase.DOUBLED: _doubled,
         Phase.MOVING: _moving,
         Phase.CONFIRM: _confirm,
@@ -110,6 +114,14 @@ def _before_roll(table: Table, scene: Scene) -> Scene:
     return _guidance(table, replace(scene, dice=(), dice_left=()))
 
 
+def _rolling(table: Table, scene: Scene) -> Scene:
+    """The dice on their way from the other board: what the phase before showed (a wrong
+    board, a lifted checker), with no button lit, for none decides anything now."""
+    at = table.at
+    assert isinstance(at, Rolling)
+    return _guidance(table, replace(scene, dice=(), dice_left=()))
+
+
 def _doubled(table: Table, scene: Scene) -> Scene:
     return _guidance(table, replace(scene, dice=(), dice_left=()))
 
@@ -117,18 +129,68 @@ def _doubled(table: Table, scene: Scene) -> Scene:
 def _moving(table: Table, scene: Scene) -> Scene:
     at = table.at
     assert isinstance(at, Moving)
+    return _said(_reading(table, at, scene), at.said)
+
+
+def _said(scene: Scene, said: Said | None) -> Scene:
+    """A mistake explained: its points flash for a moment; a hit left undone also shows
+    where the blot goes, as a wrong board shows it (take it from its point, add it on the
+    bar), while the board is still legal so far."""
+    if said is None:
+        return scene
+    mistake = said.mistake
+    if said.flashing:
+        scene = replace(scene, mistake=frozenset(mistake.zones))
+    if mistake.kind is not MistakeKind.HIT_UNDONE:
+        return scene
+    point, bar = mistake.zones
+    counted = {zone for zone, _ in (*scene.extra, *scene.missing)}
+    extra = scene.extra if point in counted else (*scene.extra, (point, 1))
+    missing = scene.missing if bar in counted else (*scene.missing, (bar, 1))
+    # Where the hitter might go on is no longer the question: the lights show the hit alone.
+    return replace(
+        scene,
+        extra=extra,
+        missing=missing,
+        lifted=frozenset(),
+        destinations=frozenset(),
+        alert="wrong",
+    )
+
+
+def _reading(table: Table, at: Moving, scene: Scene) -> Scene:
     reading, tracker = at.reading, at.tracker
     if reading is None:
         return scene
     if reading.kind is Kind.WRONG:
         return _wrong(scene, reading.diff)
     if reading.kind is Kind.IN_FLIGHT:
-        return replace(scene, lifted=reading.lifted, destinations=reading.destinations)
+        # The dice still to play where the hands started from: after a bear-off the sensors
+        # cannot see, the next checker's die, not the one played.
+        left = tracker.node(reading.nodes[0]).dice_left
+        return replace(
+            scene, lifted=reading.lifted, destinations=reading.destinations, dice_left=left
+        )
     node = tracker.node(reading.nodes[0])
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
     if reading.complete and not node.moves:
         return replace(scene, alert="no move")
-    return scene
+    return _hint(table, scene)
+
+
+def _hint(table: Table, scene: Scene) -> Scene:
+    """The engine's play a person asked for, lit as a guided play lights the computer's
+    (the checker to lift blinks, its destination shows), over a board at rest: once a
+    checker is lifted the tracker's own destinations show, so any legal play is still
+    guided."""
+    move, turn = lit_move(table), table.match.turn
+    if move is None or turn is None:
+        return scene
+    return replace(
+        scene,
+        lifted=frozenset({zone_of(turn, move.src)}),
+        destinations=frozenset({zone_of(turn, move.dst)}),
+    )
 
 
 def _confirm(table: Table, scene: Scene) -> Scene:

@@ -57,7 +57,7 @@ def share(text: str) -> float:
 
 
 def journal_path(config: Config, args: argparse.Namespace) -> Path:
-    from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.store import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
 
     return config.state_dir(args.state_dir) / JOURNAL_NAME
 

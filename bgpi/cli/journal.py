@@ -11,6 +11,7 @@ from pathlib import Path
 from bgpi.cli.arguments import Commands, add_command, bounded, journal_path
 from bgpi.cli.errors import OK, CommandError
 from bgpi.config import Config
+from bgpi.i18n import _
 
 log = logging.getLogger("bgpi")
 
@@ -51,6 +52,7 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.app import table_config  # noqa: PLC0415
+    from bgpi.diagram import board_text, match_text  # noqa: PLC0415
     from bgpi.resume import resume  # noqa: PLC0415
     from bgpi.store import Journal, corrupt  # noqa: PLC0415
 
@@ -60,13 +62,16 @@ def _status(config: Config, args: argparse.Namespace) -> int:
     if not records:
         raise CommandError(f"{path} holds no match yet")
     try:  # as a restart would resume it, but read-only: what it owes is not journaled
-        table, _ = resume(table_config(config), records)
+        table, _owed = resume(table_config(config), records)
     except ValueError as exc:
         raise corrupt(f"{path}: {exc}") from None
+    # The IDs are gnubg's (the position as the player on roll sees it); the rest is what
+    # a player at the board reads: names, colours and the board's printed numbers.
     view = table.mover_view if table.match.turn is not None else table.position
-    print(f"{table.match}")
-    print(f"phase: {table.phase.value}")
+    for line in match_text(table.match, table.names):
+        print(line)
+    print(_("phase: {phase}").format(phase=table.phase.value))
     print(f"Position ID: {view.id()}")
     print(f"Match ID: {table.match.id()}")
-    print(view)
+    print(board_text(table.position, table.names))
     return OK

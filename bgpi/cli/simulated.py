@@ -16,6 +16,7 @@ from bgpi.cli.arguments import (
     bounded,
     chosen_match,
     journal_path,
+    level,
     match_options,
     seat_options,
     share,
@@ -166,6 +167,7 @@ def _sim(config: Config, args: argparse.Namespace) -> int:
     config = dataclasses.replace(
         config, seats=dataclasses.replace(config.seats, white=white, black=black)
     )
+    config = with_hints(config, args)
     # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
     # and `bgpi export` find it and Ctrl-C loses nothing.
     return run_sim(
@@ -193,4 +195,29 @@ def _sim_options(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--seed", type=int, help="make the dice reproducible")
     match_options(sim)
     seat_options(sim, "person, gnubg, gnubg:LEVEL or demo (default: the config's [seats])")
+    _hint_options(sim)
     _remote_seat_options(sim)
+
+
+def _hint_options(parser: argparse.ArgumentParser) -> None:
+    """``--hints SIDE``: who may ask gnubg for hints (a held button), beside the config's."""
+    parser.add_argument(
+        "--hints",
+        choices=("white", "black", "both"),
+        help="the side(s) whose player may ask gnubg for hints (default: the config's [seats])",
+    )
+    parser.add_argument("--hint-level", type=level, help="gnubg's level for the hints")
+
+
+def with_hints(config: Config, args: argparse.Namespace) -> Config:
+    """The config with the hints of ``--hints`` and ``--hint-level`` added."""
+    seats = config.seats
+    if args.hints is not None:
+        seats = dataclasses.replace(
+            seats,
+            white_hints=seats.white_hints or args.hints in ("white", "both"),
+            black_hints=seats.black_hints or args.hints in ("black", "both"),
+        )
+    if args.hint_level is not None:
+        seats = dataclasses.replace(seats, hint_level=args.hint_level)
+    return dataclasses.replace(config, seats=seats)

@@ -1,10 +1,13 @@
 """An engine in a seat at the board: it answers what the table asks of a seat that is not a
 person here (:mod:`bgpi.table.seats`), with the same intents a person's buttons have.
 
-The table lights the play it chooses move by move and the hands at the board make it. A
-question the engine fails to answer (it hung, died, or named an illegal play) is said and
-left unanswered, for the shell to ask again of the restarted engine; a second failure in a
-row is raised, so nothing waits forever on a broken engine.
+The table lights the play it chooses move by move and the hands at the board make it.
+Before its roll an engine that would resign answers with the level it resigns (a
+:class:`~bgpi.rules.GameResult`, offered at once as ``Intent.RESIGN``), wherever the seat
+plays: ``bgpi run``, ``bgpi sim`` and ``bgpi demo`` alike. A question the engine fails to
+answer (it hung, died, or named an illegal play) is said and left unanswered, for the
+shell to ask again of the restarted engine; a second failure in a row is raised, so
+nothing waits forever on a broken engine.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from collections.abc import Callable
 from typing import Final
 
 from bgpi.engine.api import CubeAnswer, Engine, EngineError
-from bgpi.rules import GameResult, Move
+from bgpi.engine.hints import may_beaver
+from bgpi.rules import GameResult
 from bgpi.table import Ask, DecisionRequest, Intent, Table
+from bgpi.table.seats import SeatAnswer
 
 _ANSWERS: Final = {
     CubeAnswer.TAKE: Intent.TAKE,
@@ -34,7 +39,7 @@ class EngineSeat:
         self.engine, self.say = engine, say
         self.failures = 0
 
-    def __call__(self, request: DecisionRequest, table: Table) -> Intent | tuple[Move, ...] | None:
+    def __call__(self, request: DecisionRequest, table: Table) -> SeatAnswer | None:
         try:
             answer = self.decide(request, table)
         except EngineError as exc:
@@ -57,21 +62,28 @@ class EngineSeat:
             self.say(f"{self.engine.name}: {exc}")
             return None
 
-    def decide(self, request: DecisionRequest, table: Table) -> Intent | tuple[Move, ...]:
+    def _turn(self, request: DecisionRequest, table: Table) -> SeatAnswer:
+        """Before its roll: resign, double or roll."""
+        resigned = self.resigns(request, table)
+        if resigned is not None:
+            return resigned
+        match, player = table.match, request.player
+        view = table.mover_view_of(player)
+        doubles = match.may_double(player) and self.engine.cube_decision(view, match).double
+        return Intent.DOUBLE if doubles else Intent.ROLL
+
+    def decide(self, request: DecisionRequest, table: Table) -> SeatAnswer:
         """The engine's answer to ``request``; raise :class:`EngineError` if it has none."""
         match, player = table.match, request.player
         if request.ask in _AT_ONCE:
             return _AT_ONCE[request.ask]
         if request.ask is Ask.TURN:
-            view = table.mover_view_of(player)
-            doubles = match.may_double(player) and self.engine.cube_decision(view, match).double
-            return Intent.DOUBLE if doubles else Intent.ROLL
+            return self._turn(request, table)
         if request.ask is Ask.CUBE:
             # The engine judges a double from the doubler's side of the board.
             doubler = 1 - player
             reply = self.engine.cube_decision(table.mover_view_of(doubler), match).answer
-            beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
-            if reply is CubeAnswer.BEAVER and not beaver:
+            if reply is CubeAnswer.BEAVER and not may_beaver(match):
                 reply = CubeAnswer.TAKE
             return _ANSWERS[reply]
         if request.ask is Ask.RESIGN:

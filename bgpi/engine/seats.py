@@ -13,6 +13,7 @@ from enum import Enum
 
 from bgpi.engine.api import Engine, EngineMissingError
 from bgpi.engine.gnubg import GnubgEngine
+from bgpi.engine.hints import Advisor
 from bgpi.engine.levels import Level
 from bgpi.engine.process import find_gnubg
 from bgpi.engine.simple import SimpleEngine
@@ -83,3 +84,16 @@ def open_engines(
         if engine is not None:
             engines[player] = engine
     return engines
+
+
+def gnubg_advisor(
+    level: Level, *, say: Callable[[str], None], program: str | None = None, timeout: float = 60.0
+) -> Advisor:
+    """gnubg at ``level`` giving hints at the board, started with the first hint; without
+    gnubg installed every hint says how to install it."""
+
+    def opener() -> Engine:
+        find_gnubg(program)
+        return GnubgEngine(level, program=program, timeout=timeout, say=say)
+
+    return Advisor(opener)

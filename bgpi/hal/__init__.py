@@ -12,6 +12,7 @@ from typing import Any, Final
 from bgpi.hal.api import (
     ButtonEvent,
     Buttons,
+    Buzzer,
     Clock,
     Dice,
     Emit,
@@ -79,6 +80,12 @@ def open_buttons(backend: str, **options: Any) -> Buttons:
     return buttons
 
 
+def open_buzzer(backend: str, **options: Any) -> Buzzer:
+    """The board's buzzer of ``backend`` (``"sim"``, silent, or ``"gpio"``)."""
+    buzzer: Buzzer = find_backend(Kind.BUZZER, backend).load()(**options)
+    return buzzer
+
+
 def open_pixels(backend: str, count: int, **options: Any) -> Pixels:
     """An LED strip of ``count`` pixels from ``backend`` (``"sim"`` or ``"neopixel"``)."""
     pixels: Pixels = find_backend(Kind.PIXELS, backend).load()(count, **options)
@@ -107,6 +114,7 @@ __all__ = [
     "ButtonEvent",
     "ButtonName",
     "Buttons",
+    "Buzzer",
     "Clock",
     "Dice",
     "Emit",
@@ -128,6 +136,7 @@ __all__ = [
     "Zone",
     "bar_zone",
     "open_buttons",
+    "open_buzzer",
     "open_pixels",
     "open_sensors",
     "tray_zone",

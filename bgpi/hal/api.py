@@ -105,6 +105,18 @@ class Pixels(Protocol):
         ...
 
 
+class Buzzer(Protocol):
+    """The board's buzzer: plays tunes without holding up the caller."""
+
+    def play(self, tune: Sequence[tuple[float, float]]) -> None:
+        """Play ``tune``, ``(hz, seconds)`` notes (hz 0 a rest), after any before it."""
+        ...
+
+    def close(self) -> None:
+        """Stop and release the pin; closing twice is harmless."""
+        ...
+
+
 class Dice(Protocol):
     """A source of fair dice."""
 
@@ -153,6 +165,7 @@ def check_frame(frame: Sequence[RGB], count: int) -> tuple[RGB, ...]:
 __all__ = [
     "ButtonEvent",
     "Buttons",
+    "Buzzer",
     "Clock",
     "Closing",
     "Dice",

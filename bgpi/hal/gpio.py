@@ -57,7 +57,7 @@ SPI_OFF: Final = (
 _T = TypeVar("_T")
 
 
-def _gpiozero() -> ModuleType:
+def gpiozero_module() -> ModuleType:
     try:
         import gpiozero  # noqa: PLC0415 - hardware libraries load only when a backend opens
     except ImportError:
@@ -66,9 +66,9 @@ def _gpiozero() -> ModuleType:
     return module
 
 
-def _open(what: str, make: Callable[[], _T]) -> _T:
+def open_device(what: str, make: Callable[[], _T]) -> _T:
     """Run ``make`` (which opens gpiozero devices), turning a failure into one clear line."""
-    gz = _gpiozero()
+    gz = gpiozero_module()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -228,9 +228,9 @@ class GpioSensors(ScannedSensors):
         self._check_open()
         if self._spi is not None:
             return
-        gz = _gpiozero()
+        gz = gpiozero_module()
         pins = self.pins
-        self._latch = _open(
+        self._latch = open_device(
             f"the latch (SH/LD) on GPIO{pins.sensor_latch}",
             lambda: gz.DigitalOutputDevice(
                 pins.sensor_latch, initial_value=True, pin_factory=self._pin_factory
@@ -253,7 +253,7 @@ class GpioSensors(ScannedSensors):
             return spi
 
         try:
-            self._spi = _open(
+            self._spi = open_device(
                 f"the sensor SPI (clock GPIO{pins.sensor_clock}, data GPIO{pins.sensor_data}, "
                 f"select GPIO{pins.sensor_select})",
                 make_spi,
@@ -288,7 +288,7 @@ class GpioButtons(Closing):
             raise BackendClosedError("the gpio buttons are closed")
         if self._buttons:
             raise RuntimeError("the buttons are already started")
-        gz = _gpiozero()
+        gz = gpiozero_module()
         try:
             for player in PLAYERS:
                 for name in BUTTONS:
@@ -303,7 +303,7 @@ class GpioButtons(Closing):
 
     def _button(self, gz: ModuleType, player: int, name: ButtonName, emit: Emit) -> Any:
         gpio = self.pins.button(player, name)
-        button = _open(
+        button = open_device(
             f"the {COLOUR_NAMES[player]} {name} button on GPIO{gpio}",
             lambda: gz.Button(
                 gpio, pull_up=True, bounce_time=self.bounce_time, pin_factory=self._pin_factory

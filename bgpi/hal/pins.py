@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Final
 
+from bgpi.i18n import _
 from bgpi.words import BLACK, WHITE, ButtonName
 
 # The hardware SPI0 pins; a chain wired elsewhere works through gpiozero's (slow) software SPI.
@@ -42,6 +43,30 @@ def led_pin_error(wiring: str, gpio: int) -> str:
     if wiring == "pwm" and gpio not in PWM_PINS:
         pins = ", ".join(f"GPIO{pin}" for pin in PWM_PINS)
         return f"GPIO{gpio} has no PWM, PCM or SPI output for the pwm wiring: use one of {pins}"
+    return ""
+
+
+# The buzzer's suggested pin (hardware/pins.md): free of every use above and of the pins
+# the SPI overlays claim, and beside a ground (header pins 13 and 14) for a two-wire piezo.
+BUZZER_PIN: Final = 27
+# Pins the kernel holds: SPI0's (dtparam=spi=on, the sensor chain), and SPI1's with the
+# LEDs' spi wiring (dtoverlay=spi1-1cs claims GPIO18-21).
+SPI0_CLAIMED: Final = (SPI0_CE1, SPI0_CE0, SPI0_MISO, SPI0_MOSI, SPI0_SCLK)
+SPI1_CLAIMED: Final = (SPI1_CE0, 19, SPI1_MOSI, SPI1_SCLK)
+
+
+def buzzer_pin_error(gpio: int, pins: PinMap, led_wiring: str = "spi") -> str:
+    """Why ``gpio`` cannot drive the buzzer beside ``pins``, or ``""``."""
+    if not 2 <= gpio <= 27:
+        return _("{gpio} is not a header GPIO free for output (2-27)").format(gpio=gpio)
+    for name, used in pins.as_dict().items():
+        if used == gpio:
+            return _("GPIO{gpio} is already {name} ([pins])").format(gpio=gpio, name=name)
+    claimed = SPI0_CLAIMED + (SPI1_CLAIMED if led_wiring == "spi" else ())
+    if gpio in claimed:
+        return _(
+            "GPIO{gpio} is held by an SPI bus of the sensors or LEDs: try GPIO{suggested}"
+        ).format(gpio=gpio, suggested=BUZZER_PIN)
     return ""
 
 

@@ -25,6 +25,7 @@ class Kind(Enum):
     SENSORS = "sensor"
     BUTTONS = "button"
     PIXELS = "pixel"
+    BUZZER = "buzzer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,8 @@ class Settings:
     led_wiring: str = "spi"
     pixel_order: str = "GRB"
     clock: Clock = time.monotonic
+    buzzer_pin: int | None = None
+    buzzer: str = "passive"
 
 
 def _chain(settings: Settings) -> dict[str, Any]:
@@ -83,6 +86,15 @@ BACKENDS: Final = (
         lambda s: {"pins": s.pins, "bounce_time": s.bounce_time},
     ),
     Backend(Kind.PIXELS, "sim", "bgpi.hal.sim:SimPixels", lambda s: {}),
+    # The buzzer follows the buttons' backend: a board whose buttons are on the Pi's GPIO has
+    # its buzzer there too, and the simulator sounds nothing on hardware.
+    Backend(Kind.BUZZER, "sim", "bgpi.hal.sim:SimBuzzer", lambda s: {}),
+    Backend(
+        Kind.BUZZER,
+        "gpio",
+        "bgpi.hal.buzzer:GpioBuzzer",
+        lambda s: {"pin": s.buzzer_pin, "kind": s.buzzer},
+    ),
     Backend(
         Kind.PIXELS,
         "neopixel",

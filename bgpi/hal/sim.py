@@ -589,3 +589,20 @@ class SimPixels(Closing):
         if not self._closed:
             self.frames.append(((0, 0, 0),) * self._count)
             self._closed = True
+
+
+class SimBuzzer(Closing):
+    """The simulator's buzzer: it sounds nothing, and keeps the tunes asked of it (the
+    ``(hz, seconds)`` notes of each) for tests to read."""
+
+    def __init__(self) -> None:
+        self.played: list[tuple[tuple[float, float], ...]] = []
+        self._closed = False
+
+    def play(self, tune: Sequence[tuple[float, float]]) -> None:
+        if self._closed:
+            raise BackendClosedError("the simulated buzzer is closed")
+        self.played.append(tuple(tune))
+
+    def close(self) -> None:
+        self._closed = True

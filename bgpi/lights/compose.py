@@ -9,6 +9,7 @@ On the points, bars and trays a zone shows one meaning only, the most urgent one
 =============== ====================================== ===================================
 zone meaning    pixels of the zone                     pattern
 =============== ====================================== ===================================
+mistake         all                                    double flash
 extra           ``count`` from the tip                 fast blink
 missing         ``count`` from the base                wink (long on, short off)
 lifted          all                                    slow blink
@@ -103,6 +104,9 @@ class ZoneLook:
     dim: bool = False
 
 
+# A mistake just explained (the page says it in words) flashes its points for a few seconds
+# over everything else, then gives way to what to take away and add.
+MISTAKE: Final = ZoneLook("mistake", DOUBLE_FLASH, ALL)
 EXTRA: Final = ZoneLook("extra", FAST, Span(from_end=True))
 MISSING: Final = ZoneLook("missing", WINK, ALL)
 LIFTED: Final = ZoneLook("lifted", SLOW, ALL)
@@ -110,7 +114,7 @@ DESTINATION: Final = ZoneLook("destination", STEADY, ALL)
 CANDIDATE: Final = ZoneLook("candidate", CHASE, ALL)
 CORRECT: Final = ZoneLook("correct", STEADY, Span(count=1), dim=True)
 LAST_PLAY: Final = ZoneLook("last play", STEADY, Span(step=2), dim=True)
-ZONE_LOOKS: Final = (EXTRA, MISSING, LIFTED, DESTINATION, CANDIDATE, CORRECT, LAST_PLAY)
+ZONE_LOOKS: Final = (MISTAKE, EXTRA, MISSING, LIFTED, DESTINATION, CANDIDATE, CORRECT, LAST_PLAY)
 """The zone looks, most urgent first."""
 
 BUTTON_PATTERNS: Final[dict[str, Pattern]] = {
@@ -158,6 +162,7 @@ def compose(scene: Scene) -> tuple[Mark, ...]:
 
 def _zone_marks(scene: Scene) -> tuple[Mark, ...]:
     layers: tuple[tuple[ZoneLook, dict[int, int | None]], ...] = (
+        (MISTAKE, dict.fromkeys(scene.mistake)),
         (EXTRA, dict(scene.extra)),
         (MISSING, dict(scene.missing)),
         (LIFTED, dict.fromkeys(scene.lifted)),

@@ -79,6 +79,7 @@ class Scene:
     correct: frozenset[int] = frozenset()  # setup guidance: zones already right
     last_play: frozenset[int] = frozenset()  # zones the opponent's last play touched
     candidate: frozenset[int] = frozenset()  # zones of a play offered for confirmation
+    mistake: frozenset[int] = frozenset()  # zones of a mistake just explained, flashed briefly
     turn: int | None = None  # player on turn, None before the opening roll
     dice: tuple[int, ...] = ()  # the two dice rolled
     dice_left: tuple[int, ...] = ()  # the dice still to play this turn
@@ -128,7 +129,7 @@ def _check_zone(field: str, zone: object) -> None:
 
 
 def _check_zones(scene: Scene) -> None:
-    for name in ("destinations", "lifted", "correct", "last_play", "candidate"):
+    for name in ("destinations", "lifted", "correct", "last_play", "candidate", "mistake"):
         for zone in getattr(scene, name):
             _check_zone(name, zone)
 

@@ -33,6 +33,7 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "correct": (0, 160, 0),
         "last play": (160, 0, 255),
         "candidate": (0, 220, 220),
+        "mistake": (255, 0, 200),
         # cube and score
         "cube": (255, 255, 255),
         "cube unavailable": (90, 90, 90),

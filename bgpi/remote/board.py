@@ -10,7 +10,6 @@ lights move by move for the hands here to make. The dice come from the commit-re
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
@@ -20,7 +19,8 @@ from pathlib import Path
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.hal.api import FaultEvent
-from bgpi.records import MatchStarted, Played, Record
+from bgpi.i18n import N_
+from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled
 from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
 from bgpi.remote.hands import UnmadeIntentError, decided
@@ -35,16 +35,17 @@ from bgpi.store import Journal
 from bgpi.table import Chosen, Phase
 
 SOURCE = "remote"  # the fault's source on the LEDs and the page
-RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other board as gone (and
-# feeds the watchdog, WatchdogSec=10, while the loop waits for the dice)
+RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other board as gone
 
 
 class LinkState(Enum):
-    CONNECTED = "connected"
-    WAITING = "waiting for the other board"
-    OFFLINE = "the broker cannot be reached"
-    PAUSED = "paused"
-    OVER = "the match is over"
+    """The link as the page shows it (the value is also its words: ``_()`` when shown)."""
+
+    CONNECTED = N_("connected")
+    WAITING = N_("waiting for the other board")
+    OFFLINE = N_("the broker cannot be reached")
+    PAUSED = N_("paused")
+    OVER = N_("the match is over")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +58,11 @@ class RemoteStatus:
     reason: str = ""
 
 
-class StoppedError(RuntimeError):
-    """The board was told to stop while it waited for the other board's dice."""
-
-
-class PatientDice(ExchangedDice):
-    """``bgpi run``'s exchanged dice: a person's board waits for the other board as long as it
-    takes (a broker down, the other board restarting), showing the silence through ``silent``
-    (a message; None once it is over), which also keeps the service's watchdog fed."""
+class PatientDice:
+    """``bgpi run``'s exchanged dice, drawn while the loop goes on (the board and the
+    buttons still read, the watchdog fed): a person's board waits for the other board as
+    long as it takes (a broker down, the other board restarting), showing the silence
+    through ``silent`` (a message; None once it is over)."""
 
     def __init__(
         self,
@@ -73,29 +71,30 @@ class PatientDice(ExchangedDice):
         announce: Callable[[], None],
         *,
         silent: Callable[[str | None], None],
-        stop: threading.Event,
     ) -> None:
-        super().__init__(link, records, announce)
-        self.silent, self.stop = silent, stop
+        self.link, self.announce, self.silent = link, announce, silent
+        self.draws = sum(isinstance(r, OpeningDie | Rolled) for r in records)
+        self.asked: int | None = None  # the draw whose intent went out
+        self.quiet = False
 
-    def roll(self) -> tuple[int, int]:
-        if self.announce is not None:
-            self.announce()
-        quiet = False
-        while True:
-            try:
-                dice = self.link.dice(self.draws)
-            except SilenceError as exc:
-                quiet = True
-                self.silent(str(exc))
-                if self.stop.is_set():
-                    raise StoppedError("stopped while waiting for the dice") from None
-                self.link.heard()  # patience again: another round of hellos, another wait
-                continue
-            if quiet:
-                self.silent(None)
-            self.draws += 1
-            return dice
+    def draw(self, count: int) -> tuple[int, ...] | None:
+        if self.asked != self.draws:
+            self.asked = self.draws
+            self.announce()  # my seat's roll: its intent goes out before the dice are drawn
+        try:
+            dice = self.link.dice_now(self.draws)
+        except SilenceError as exc:
+            self.quiet = True
+            self.silent(str(exc))
+            self.link.heard()  # patience again: another round of hellos, another wait
+            return None
+        if dice is None:
+            return None
+        if self.quiet:
+            self.quiet = False
+            self.silent(None)
+        self.draws += 1
+        return dice[:count]  # an opening die is the first of the pair
 
 
 class RemoteSeat:
@@ -117,7 +116,6 @@ class RemoteSeat:
         self.over = False
         self.online = True
         self.step = Next(Todo.WAIT)
-        self._alive: Callable[[], None] = lambda: None
         driver.dice = ExchangedDice(link, driver.log, self.announce)
 
     def announce(self) -> None:
@@ -159,7 +157,8 @@ class RemoteSeat:
             return
         self.handed.add(at)
         self._hand(intent)
-        if len(self.driver.log) == at and self.driver.table.phase is not Phase.GUIDED:
+        taken = (Phase.GUIDED, Phase.ROLLING)  # a play being made, dice being drawn
+        if len(self.driver.log) == at and self.driver.table.phase not in taken:
             self.handed.discard(at)  # refused for now (the board?): ask again
 
     def _check_made(self) -> None:
@@ -182,12 +181,12 @@ class RemoteSeat:
 
     # -- a real board's loop: faults and the page -------------------------------------
 
-    def be_patient(self, stop: threading.Event, alive: Callable[[], None]) -> None:
-        """``bgpi run``: the dice wait for the other board as long as it takes, until
-        ``stop``; the silence shows as the remote fault, and ``alive`` feeds the watchdog."""
-        self._alive = alive
-        self.driver.dice = PatientDice(
-            self.link, self.driver.log, self.announce, silent=self._silent, stop=stop
+    def be_patient(self) -> None:
+        """``bgpi run``: the dice are drawn while the loop goes on (:meth:`poll` collects
+        them) and wait for the other board as long as it takes; the silence shows as the
+        remote fault."""
+        self.driver.drawn = PatientDice(
+            self.link, self.driver.log, self.announce, silent=self._silent
         )
 
     def _silent(self, message: str | None) -> None:
@@ -195,7 +194,6 @@ class RemoteSeat:
             self.online = False  # poll() clears it once the broker is back
             message = f"{self.link.transport.broker} cannot be reached"
         self.driver.handle(FaultEvent(SOURCE, message, self.clock()))
-        self._alive()
 
     def paused_by(self, exc: MatchPausedError) -> None:
         """The match paused (a cheat, the boards out of step): show why, follow no more."""
@@ -213,6 +211,7 @@ class RemoteSeat:
         if self.paused is not None or not online or self.over:
             return
         try:
+            self.driver.collect(self.clock())  # the dice, once the other board's half is in
             self.follow()
         except MatchPausedError as exc:
             self.paused_by(exc)

@@ -20,7 +20,7 @@ from bgpi.config import Config
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.records import MatchStarted
-from bgpi.remote.board import RemoteSeat
+from bgpi.remote.board import RemoteSeat, RemoteStatus
 from bgpi.remote.demo import RemoteGame, remote_board, seats_of
 from bgpi.remote.hands import make
 from bgpi.remote.link import Link
@@ -30,8 +30,9 @@ from bgpi.remote.wire import Intent
 from bgpi.simtable import SimTable
 from bgpi.table import Phase
 from bgpi.web.auth import is_loopback, new_token
+from bgpi.web.linkview import remote_message
 from bgpi.web.run import Address, serve_sim
-from bgpi.web.server import CommandError
+from bgpi.web.server import CommandError, Snapshot
 from bgpi.web.session import SimSession
 from bgpi.words import ROLL, WHITE
 
@@ -39,10 +40,14 @@ from bgpi.words import ROLL, WHITE
 class RemoteSimSession(SimSession):
     """The page's session of one seat of a remote match."""
 
-    def __init__(self, sim: SimTable, ledmap: LedMap, style: Style, link: Link) -> None:
-        super().__init__(sim, ledmap, style)
+    def __init__(
+        self, sim: SimTable, ledmap: LedMap, style: Style, link: Link, *, sound: bool = False
+    ) -> None:
+        super().__init__(sim, ledmap, style, sound=sound)
         self.link, self.side = link, link.session.side
         self.seat = RemoteSeat(link, sim.driver, sim.clock, self._redo)
+        self.seat.be_patient()  # the page goes on while the dice are drawn with the other board
+        self._status: RemoteStatus | None = None
 
     def catch_up(self) -> None:
         super().catch_up()
@@ -68,8 +73,21 @@ class RemoteSimSession(SimSession):
         make(self.sim, intent, self.side)
 
     def follow(self) -> None:
-        """Read the broker; send what my seat did; hand the table the other seat's intent."""
-        self.seat.follow()
+        """Read the broker; the dice once drawn; send what my seat did; hand the table the
+        other seat's intent. A broker gone and a pause show as the remote fault."""
+        self.seat.poll()
+
+    def snapshot(self) -> Snapshot:
+        """The page's state with the match code and the link's state (sent again whenever
+        the link's state changes, even when the table did not)."""
+        status = self.seat.status()
+        if status != self._status:
+            self._status = status
+            self._table = None  # the state goes out again, with the new link state
+        snapshot = super().snapshot()
+        if snapshot.state is None:
+            return snapshot
+        return replace(snapshot, state={**snapshot.state, "remote": remote_message(status)})
 
 
 def run_remote_sim(
@@ -87,7 +105,9 @@ def run_remote_sim(
         sim, link = stack.enter_context(remote_board(game, match, state_dir))
         if sim.phase is Phase.SETUP:
             sim.setup()
-        session = RemoteSimSession(sim, config.ledmap, config.style, link)
+        session = RemoteSimSession(
+            sim, config.ledmap, config.style, link, sound=config.sound.enabled
+        )
 
         token = None if is_loopback(host) else new_token()
 

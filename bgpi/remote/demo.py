@@ -115,7 +115,7 @@ def _open_logs(
     """The match's journal, the message log, and the records to resume (none: a new match)."""
     if state_dir is None:
         return MemoryJournal(), stack.enter_context(MessageLog(":memory:")), []
-    from bgpi.app import JOURNAL_NAME  # noqa: PLC0415 (the shell's name for the journal)
+    from bgpi.store import JOURNAL_NAME  # noqa: PLC0415
     from bgpi.store import Journal as Store  # noqa: PLC0415
 
     state_dir.mkdir(parents=True, exist_ok=True)

@@ -120,11 +120,25 @@ class Link:
 
     def dice(self, draw: int) -> tuple[int, int]:
         """The dice of ``draw``: commit, wait for the other commitment, reveal, wait."""
+        self._commit(draw)
+        while (dice := self.session.dice(draw)) is None:
+            self.wait(0.2)
+        return dice
+
+    def dice_now(self, draw: int) -> tuple[int, int] | None:
+        """The dice of ``draw`` if both secrets are out, else None at once (my commitment,
+        then my secret, sent as they are due): for a loop that must not stand still.
+        ``SilenceError`` after ``patience``, as :meth:`wait`."""
+        self._commit(draw)
+        dice = self.session.dice(draw)
+        if dice is None:
+            self.wait(0)
+            dice = self.session.dice(draw)
+        return dice
+
+    def _commit(self, draw: int) -> None:
         if self.session.secret(draw) is None:
             secret = secrets.token_bytes(SECRET_BYTES)
             self.messages.keep_secret(draw, secret)  # before its commitment leaves
             self.session.remember(draw, secret)
         self.flush()
-        while (dice := self.session.dice(draw)) is None:
-            self.wait(0.2)
-        return dice

@@ -25,7 +25,7 @@ from bgpi.records import (
     Rolled,
 )
 from bgpi.remote.wire import Action, Intent
-from bgpi.table import Phase, Table
+from bgpi.table import Phase, Rolling, Table
 from bgpi.words import BLACK, WHITE
 
 
@@ -53,7 +53,9 @@ class OutOfStepError(ValueError):
 
 def decider(table: Table) -> int | None:
     """The seat whose decision the table waits for (None: each board's own business)."""
-    phase, turn = table.phase, table.match.turn
+    phase, turn, at = table.phase, table.match.turn, table.at
+    if isinstance(at, Rolling):
+        return at.player
     if phase is Phase.OPENING:
         return WHITE if table.opening[WHITE] is None else BLACK
     if phase in (Phase.BEFORE_ROLL, Phase.MOVING, Phase.CONFIRM, Phase.GUIDED):
@@ -78,9 +80,16 @@ def next_step(
         owed = intent_of(record, index, side)
         if owed is not None and index not in sent:
             return Next(Todo.SEND_OWED, owed, index)
+    if table.phase is Phase.ROLLING:
+        return Next(Todo.WAIT, at=at)  # the dice are drawn with the other board: no intent
     pending = [i for i in mine if i.at == at and i.action is not Action.PLAY]
     if pending:
         return Next(Todo.REDO_MINE, pending[-1], at)
+    return _turn_step(table, at, side, theirs)
+
+
+def _turn_step(table: Table, at: int, side: int, theirs: Sequence[Intent]) -> Next:
+    """What is next once nothing is owed or to be made again."""
     local = {Phase.SETUP: Todo.SET_UP, Phase.GAME_OVER: Todo.NEXT_GAME, Phase.MATCH_OVER: Todo.DONE}
     if table.phase in local:
         return Next(local[table.phase], at=at)

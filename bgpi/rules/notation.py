@@ -1,6 +1,7 @@
 """Move notation as players write it: ``24/18 13/11*``, ``bar/22(2)``, ``6/off``, ``24/23*/22``.
 
-Points are in the mover's numbering. :func:`format_play` joins the moves of one checker into
+Points are in the mover's numbering (another, such as the board's printed one, is a
+``name`` given to :func:`format_moves`). :func:`format_play` joins the moves of one checker into
 one path (keeping a point where it hit), sorts paths from the back and counts repeats;
 :func:`parse_play` reads such text back against a position and roll, and returns the one legal
 play it describes.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bgpi.rules.errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError
 from bgpi.rules.plays import Move, Play, legal_plays
@@ -26,8 +27,11 @@ def point_name(point: int) -> str:
     return {BAR: "bar", OFF: "off"}.get(point, str(point))
 
 
-def format_moves(moves: Sequence[Move]) -> str:
-    """Notation for a sequence of moves, e.g. ``13/7*/5 6/5``; ``""`` for no moves."""
+def format_moves(moves: Sequence[Move], *, name: Callable[[int], str] = point_name) -> str:
+    """Notation for a sequence of moves, e.g. ``13/7*/5 6/5``; ``""`` for no moves.
+
+    ``name`` writes a point of the mover's numbering (the paths are still ordered from the
+    mover's back), so the same play can be written in another numbering."""
     paths: list[list[tuple[int, bool]]] = []
     for move in sorted(moves, key=lambda m: (-m.src, -m.dst)):
         for path in paths:
@@ -47,9 +51,7 @@ def format_moves(moves: Sequence[Move]) -> str:
     hits = {point for route in routes for point, hit in route if hit}
     texts = []
     for points in sorted(counts, key=lambda points: (-points[0], -points[-1])):
-        text = "/".join(
-            point_name(p) + ("*" if p in hits and p != points[0] else "") for p in points
-        )
+        text = "/".join(name(p) + ("*" if p in hits and p != points[0] else "") for p in points)
         texts.append(text if counts[points] == 1 else f"{text}({counts[points]})")
     return " ".join(texts)
 

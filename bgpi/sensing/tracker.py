@@ -86,11 +86,24 @@ class _Lookup:
     ends: dict[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class _Flight:
+    """One explanation of a board in flight: from ``node``, checkers lifted from ``lifted``
+    (zones; a blot put on the bar counts there too), which may land on ``destinations``;
+    ``hands``: how many checkers are in the hands."""
+
+    node: int
+    lifted: tuple[int, ...]
+    destinations: frozenset[int]
+    hands: int
+
+
 class TurnTracker:
     """Everything the tracker knows about one turn, prepared once per roll."""
 
     def __init__(self, start: Position, roll: Roll, mover: int, caps: Sequence[int]) -> None:
         self.start, self.roll, self.mover = start, roll, mover
+        self.caps: Observation = tuple(caps)  # slots per zone, indexed like an observation
         self._zones = _frame_zones(mover)
         self._caps = bytes(caps[zone] for zone in self._zones)
         # Adding 127 - cap to each byte sets its top bit exactly where a count passes its cap
@@ -157,19 +170,24 @@ class TurnTracker:
                 Kind.AT_NODE,
                 tuple(nodes),
                 complete=tuple(i for i in nodes if self.tree.is_complete(i)),
-                destinations=self._landing(frame, exclude=nodes),
+                destinations=self._landing(frame, nodes, near),
             )
         flights = list(self._flights(frame))
         if flights:
+            # One checker in hand explains the board better than two: after a bear-off the
+            # sensors cannot see, "the next checker lifted" also reads as "the checker borne
+            # off and the next both in hand", whose destinations are the old ones.
+            hands = min(flight.hands for flight in flights)
+            flights = [flight for flight in flights if flight.hands == hands]
             # "8/7, then the checker on 7 lifted" looks like "the checker on 8 lifted": every
             # explanation adds destinations, the one with the fewest moves names the source.
-            fewest = min(self.tree.depth(node) for node, _, _ in flights)
-            first = [f for f in flights if self.tree.depth(f[0]) == fewest]
+            fewest = min(self.tree.depth(flight.node) for flight in flights)
+            first = [f for f in flights if self.tree.depth(f.node) == fewest]
             return Reading(
                 Kind.IN_FLIGHT,
-                tuple(dict.fromkeys(node for node, _, _ in first + flights)),
-                lifted=frozenset(z for _, lifted, _ in first for z in lifted),
-                destinations=frozenset(z for _, _, dests in flights for z in dests),
+                tuple(dict.fromkeys(flight.node for flight in first + flights)),
+                lifted=frozenset(z for flight in first for z in flight.lifted),
+                destinations=frozenset(z for flight in flights for z in flight.destinations),
             )
         nearest = self._nearest(frame, near)
         return Reading(Kind.WRONG, (nearest,), diff=board_diff(observation, self.expected(nearest)))
@@ -249,10 +267,10 @@ class TurnTracker:
 
     # -- in flight ----------------------------------------------------------------------
 
-    def _flights(self, frame: int) -> Iterator[tuple[int, tuple[int, ...], frozenset[int]]]:
-        """(node, zones lifted, destinations) for every way ``frame`` is a legal state with
-        checkers in hand: one or two lifted, a hitter placed on the blot before the blot is
-        lifted, or the blot put on the bar before the hitter moves."""
+    def _flights(self, frame: int) -> Iterator[_Flight]:
+        """Every way ``frame`` is a legal state with checkers in hand: one or two lifted, a
+        hitter placed on the blot before the blot is lifted, or the blot put on the bar
+        before the hitter moves."""
         raw = frame.to_bytes(FRAME, "little")
         patterns: list[tuple[tuple[int, ...], tuple[int, ...], int]]
         patterns = [(lifted, (), offset) for lifted, offset in _LIFTS]
@@ -265,7 +283,11 @@ class TurnTracker:
             for node in self._lookup.by_frame.get(frame + offset, ()):
                 destinations = self._explain(node, lifted, placed)
                 if destinations is not None:
-                    yield node, tuple(self._zone(z) for z in lifted), destinations
+                    zones = tuple(self._zone(z) for z in lifted)
+                    # A blot put on the bar is in no hand; a hitter on an unlifted blot
+                    # counts as the hand about to lift the blot.
+                    hands = len(lifted) - (placed == (OPP_BAR,))
+                    yield _Flight(node, zones, destinations, hands)
 
     def _explain(
         self, node: int, lifted: tuple[int, ...], placed: tuple[int, ...]
@@ -284,16 +306,29 @@ class TurnTracker:
             return None
         return frozenset(self._zone(d) for z in movers for d in self._destinations(node, z))
 
-    def _landing(self, frame: int, exclude: Sequence[int]) -> frozenset[int]:
-        """At a node that is also "another node with a checker in hand" (bearing off with no
-        tray sensors looks the same as holding the checker): that checker's destinations."""
-        if self._sensed_trays:
-            return frozenset()
+    def _landing(self, frame: int, nodes: Sequence[int], near: int | None) -> frozenset[int]:
+        """Where a checker the sensors cannot see lifted may go, at a node: from a point
+        fuller than its switches (lifting one leaves them all closed), and, with no tray
+        switches, the checker just borne off from the node the board showed last (``near``;
+        None: any), which may still be in the hand (bearing off looks the same as holding
+        it). So the destinations of a checker borne off before are not lit again."""
         found: set[int] = set()
+        for node in nodes:
+            state = self._lookup.states[node]
+            for src in packed.sources(state):
+                if packed.count(state, src) > self._caps[src]:
+                    found |= {self._zone(d) for d in self._destinations(node, src)}
+        if self._sensed_trays:
+            return frozenset(found)
         for z in range(1, BAR + 1):
-            for node in self._lookup.by_frame.get(frame + ONE[z], ()):
-                if node not in exclude:
-                    found |= {self._zone(d) for d in self._destinations(node, z)}
+            for parent in self._lookup.by_frame.get(frame + ONE[z], ()):
+                if near is not None and parent != near:
+                    continue
+                if any(
+                    (move.src, move.dst) == (z, OFF) and child in nodes
+                    for move, child in self.tree.children[parent]
+                ):
+                    found |= {self._zone(d) for d in self._destinations(parent, z)}
         return frozenset(found)
 
     def _destinations(self, node: int, src: int) -> frozenset[int]:

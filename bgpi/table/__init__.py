@@ -8,6 +8,7 @@ from bgpi.table.buttons import ROWS, Hold, Intent, Row, Who, active_rows, rows_o
 from bgpi.table.core import Held, Table
 from bgpi.table.events import (
     LONG_PRESS,
+    DiceDrawing,
     DiceRequest,
     DiceRolled,
     Event,
@@ -18,6 +19,7 @@ from bgpi.table.events import (
     TableConfig,
     Tick,
 )
+from bgpi.table.hints import Advice, Hinted, HintKind, HintRequest, Moment, lit_move, moment_of
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -34,6 +36,7 @@ from bgpi.table.phases import (
     PhaseState,
     Resigning,
     ResignPending,
+    Rolling,
     Setup,
 )
 from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
@@ -44,6 +47,7 @@ __all__ = [
     "LONG_PRESS",
     "ROWS",
     "WHITE",
+    "Advice",
     "Ask",
     "BeforeRoll",
     "Choosing",
@@ -51,6 +55,7 @@ __all__ = [
     "Confirm",
     "Decided",
     "DecisionRequest",
+    "DiceDrawing",
     "DiceRequest",
     "DiceRolled",
     "Doubled",
@@ -61,10 +66,14 @@ __all__ = [
     "GameResult",
     "Guided",
     "Held",
+    "HintKind",
+    "HintRequest",
+    "Hinted",
     "Hold",
     "Illegal",
     "Intent",
     "MatchOver",
+    "Moment",
     "Moving",
     "Opening",
     "Phase",
@@ -72,6 +81,7 @@ __all__ = [
     "Press",
     "ResignPending",
     "Resigning",
+    "Rolling",
     "Row",
     "Seat",
     "Seen",
@@ -82,6 +92,8 @@ __all__ = [
     "Tick",
     "Who",
     "active_rows",
+    "lit_move",
+    "moment_of",
     "rows_of",
     "waiting",
 ]

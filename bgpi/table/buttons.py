@@ -8,23 +8,36 @@ status line (:mod:`bgpi.web.view`) all read :func:`active_rows`, so a new gestur
 and a prompt cannot say what a press does not do.
 
 A button whose held row is active waits for its release to tell short from held (its short
-meaning then acts on release); every other button acts when it goes down.
+meaning then acts on release); every other button acts when it goes down. The hint rows
+(:mod:`bgpi.table.hints`) take only gestures free in their phase, and only for a seat the
+config gives hints: for anyone else ROLL before rolling still acts when it goes down. No
+press acts while the sensors are down (a stale board decides nothing), so no button is lit
+then; a press with no row does nothing, and a ROLL refused while moving says why
+(:func:`bgpi.sensing.mistakes.refusal`).
 
 ========== =========== ====== ===== ============================== =====================
 phase      player      button hold  intent                         when
 ========== =========== ====== ===== ============================== =====================
 opening    either      ROLL   short roll my opening die            not rolled yet
-before     on roll     ROLL   short roll
-before     on roll     CUBE   short double                         the rules allow it
-before     on roll     CUBE   held  choose a resignation
+before     on roll     ROLL   short roll                           the board shows the
+                                                                   position (a person's)
+before     on roll     CUBE   short double                         the rules allow it (and
+                                                                   the board, as ROLL)
+before     on roll     CUBE   held  choose a resignation           the board, as ROLL
+before     on roll     ROLL   held  hint: would gnubg double?      hints on for the seat
 doubled    the other   ROLL   short take
 doubled    the other   ROLL   held  beaver                         the rules allow it
 doubled    the other   CUBE   short drop
+doubled    the other   CUBE   held  hint: take, drop or beaver?    hints on for the seat
 moving     on roll     ROLL   short end the turn                   a complete play shown
 moving     on roll     ROLL   short end the turn as it stands      the board is wrong and
                                                                    illegal plays may be
-                                                                   accepted (config)
+                                                                   accepted (config; never
+                                                                   against a remote board)
 moving     on roll     CUBE   held  choose a resignation
+moving     on roll     ROLL   held  hint: gnubg's play, lit        hints on for the seat,
+                                                                   no checker moved yet,
+                                                                   a move to make
 illegal    the other   ROLL   short accept the play, and roll      the board can be read
 illegal    the other   CUBE   short demand the correction
 resigning  on roll     ROLL   short offer the level shown
@@ -52,6 +65,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
+from bgpi.i18n import N_
 from bgpi.lights.scene import Meaning
 from bgpi.records import Seat
 from bgpi.rules.errors import IllegalCubeActionError
@@ -103,6 +117,7 @@ class Intent(Enum):
     NEXT_OPTION = "the next option"
     START_MATCH = "start the match chosen"
     MOVE_MADE = "the lit move is made"
+    HINT = "ask the engine for a hint"
 
 
 SEAT_INTENTS: Final = frozenset(
@@ -147,8 +162,14 @@ def _opening_die_due(table: Table, player: int) -> bool:
     return isinstance(table.at, Opening) and table.at.dice[player] is None
 
 
+def _board_ready(table: Table, player: int) -> bool:
+    """A person rolls or doubles only once the board shows the position (a seat elsewhere
+    decides on the position itself, and the hands here then make its play)."""
+    return table.seats[player] is not Seat.PERSON or table.board_ok()
+
+
 def _may_double(table: Table, player: int) -> bool:
-    return table.match.may_double(player)
+    return _board_ready(table, player) and table.match.may_double(player)
 
 
 def _may_beaver(table: Table, player: int) -> bool:
@@ -181,9 +202,26 @@ def _cannot_move(table: Table, player: int) -> bool:
 
 
 def _illegal_may_end(table: Table, player: int) -> bool:
+    return _wrong(table) and table.config.accept_illegal and not _against_remote(table, player)
+
+
+def _wrong(table: Table) -> bool:
     at = table.at
-    wrong = isinstance(at, Moving) and at.reading is not None and at.reading.kind is Kind.WRONG
-    return wrong and table.config.accept_illegal
+    return isinstance(at, Moving) and at.reading is not None and at.reading.kind is Kind.WRONG
+
+
+def _against_remote(table: Table, player: int) -> bool:
+    """Whether an illegal play of ``player``'s can only be corrected, never accepted: against
+    a remote board, whose hands could not make a position its rules refuse and whose person
+    cannot see this board to judge it (as online servers do, only legal plays are sent)."""
+    return table.seats[1 - player] is Seat.REMOTE
+
+
+def illegal_refused(table: Table) -> bool:
+    """The board shows a play no legal play leads to, and it may not end the turn as it
+    stands because the other seat is a remote board (the status line says why)."""
+    turn = table.match.turn
+    return turn is not None and _wrong(table) and _against_remote(table, turn)
 
 
 def unseen_lit(table: Table, player: int = 0) -> bool:
@@ -195,25 +233,51 @@ def unseen_lit(table: Table, player: int = 0) -> bool:
     return check_board(seen, at.steps[at.done + 1], WHITE, table.config.caps).ok
 
 
+def _hints(table: Table, player: int) -> bool:
+    return player in table.config.hints
+
+
+def _play_hint(table: Table, player: int) -> bool:
+    """Hints on, the roll's first checker not moved (the tracker at the turn's start, or
+    not read yet) and a move to make."""
+    at = table.at
+    if not _hints(table, player) or not isinstance(at, Moving) or at.near != 0:
+        return False
+    reading = at.reading
+    if reading is not None and (reading.kind is not Kind.AT_NODE or reading.nodes[0] != 0):
+        return False
+    return not at.tracker.node(0).complete
+
+
 def _readable(table: Table, player: int) -> bool:
     return isinstance(table.at, Illegal) and table.at.after is not None
 
 
 S, H = Hold.SHORT, Hold.HELD
+# A held meaning never lights its button (the button shows its short meaning, or nothing):
+# the hint rows borrow a meaning only to fill the row; the status line says them.
+HINT_LIGHT: Final = Meaning.CONFIRM
 P = Phase
 
 ROWS: Final = (
     Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, Meaning.ROLL, "presses ROLL",
         _opening_die_due),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, "rolls (ROLL)"),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, "rolls (ROLL)",
+        _board_ready),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, Meaning.DOUBLE, "doubles (CUBE)",
         _may_double),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN,
-        "hold CUBE to resign"),
+        "hold CUBE to resign", _board_ready),
     Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, Meaning.TAKE, "takes (ROLL)"),
     Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, "hold ROLL to beaver",
         _may_beaver),
     Row(P.DOUBLED, Who.OTHER, CUBE, S, Intent.DROP, Meaning.DROP, "drops (CUBE)"),
+    Row(P.DOUBLED, Who.OTHER, CUBE, H, Intent.HINT, HINT_LIGHT,
+        N_("hold CUBE for gnubg's hint: take, drop or beaver"), _hints),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, H, Intent.HINT, HINT_LIGHT,
+        N_("hold ROLL for gnubg's hint: double or not"), _hints),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, H, Intent.HINT, HINT_LIGHT,
+        N_("hold ROLL to see gnubg's play lit"), _play_hint),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.END_TURN, "ROLL ends the turn",
         _played),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.ACKNOWLEDGE, "ROLL to pass",
@@ -264,7 +328,11 @@ def _whose(row: Row, table: Table) -> tuple[int, ...]:
 
 def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[int, Row], ...]:
     """The rows that apply now, each with the player whose button it is, in table order:
-    only the buttons of people at this board, unless ``people_only`` is False."""
+    only the buttons of people at this board, unless ``people_only`` is False. While the
+    sensors are down no person's press acts (:meth:`~bgpi.table.core.Table._press`), so
+    none is lit; a seat elsewhere decides on the journal's position, not the board."""
+    if people_only and table.sensors_down:
+        return ()
     return tuple(
         (player, row)
         for row in ROWS

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from bgpi.i18n import _
 from bgpi.records import (
     PEOPLE,
     Cube,
@@ -51,10 +52,12 @@ from bgpi.rules import (
 )
 from bgpi.rules.errors import RulesError
 from bgpi.sensing.board import BoardDiff, Observation, check_board, counts_of, observe, zone_of
+from bgpi.sensing.mistakes import Mistake, diagnose, mistake_words, refusal
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table.buttons import SEAT_INTENTS, Hold, Intent, intents_of, rows_of, unseen_lit
 from bgpi.table.events import (
+    DiceDrawing,
     DiceRequest,
     DiceRolled,
     Event,
@@ -66,6 +69,7 @@ from bgpi.table.events import (
     Tick,
     chain,
 )
+from bgpi.table.hints import Hinted, HintRequest, kind_of, moment_of
 from bgpi.table.illegal import only_hits, read_illegal
 from bgpi.table.options import next_value, options_of
 from bgpi.table.phases import (
@@ -85,10 +89,12 @@ from bgpi.table.phases import (
     PhaseState,
     Resigning,
     ResignPending,
+    Rolling,
+    Said,
     Setup,
 )
 from bgpi.table.seats import Chosen, Decided, waiting
-from bgpi.words import BLACK, WHITE
+from bgpi.words import BLACK, ROLL, WHITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +123,7 @@ class Table:
     observation: Observation | None = None
     held: tuple[Held, ...] = ()
     faults: tuple[tuple[str, str], ...] = ()  # backends down now: (source, what happened)
+    hint: Hinted | None = None  # the engine's hint a person asked for, while its moment lasts
 
     # -- building ---------------------------------------------------------------------------
 
@@ -169,7 +176,8 @@ class Table:
     @property
     def opening(self) -> tuple[int | None, int | None]:
         """Each player's opening die rolled so far."""
-        return self.at.dice if isinstance(self.at, Opening) else (None, None)
+        at = self.at.back if isinstance(self.at, Rolling) else self.at
+        return at.dice if isinstance(at, Opening) else (None, None)
 
     @property
     def tracker(self) -> TurnTracker | None:
@@ -178,6 +186,14 @@ class Table:
     @property
     def reading(self) -> Reading | None:
         return self.at.reading if isinstance(self.at, Moving) else None
+
+    @property
+    def mistake(self) -> Mistake | None:
+        """The mistake the table explains now: on the board while moving (or why ROLL was
+        refused), or in the illegal play shown."""
+        at = self.at.back if isinstance(self.at, Illegal) else self.at
+        said = at.said if isinstance(at, Moving) else None
+        return said.mistake if said is not None else None
 
     @property
     def candidates(self) -> tuple[int, ...]:
@@ -369,7 +385,7 @@ class Table:
     def handle(self, event: Event) -> Step:
         """React to one event: the next table, the records decided, dice wanted, and the
         decision now awaited from a seat that is not a person here (when it is new)."""
-        step = self._handle(event)
+        step = _forget_stale_hint(self._handle(event))
         if step.table is self or (step.table.at is self.at and step.table.match is self.match):
             return step  # nothing a seat could be asked about has changed
         request = waiting(step.table)
@@ -380,18 +396,24 @@ class Table:
     def _handle(self, event: Event) -> Step:
         if isinstance(event, Seen | Tick):
             return self._seen(event)
-        if isinstance(event, DiceRolled):
-            return self._dice(event.player, event.dice)
+        if isinstance(event, DiceRolled | DiceDrawing):
+            return self._dice_event(event)
         if isinstance(event, Fault):
             faults = tuple(f for f in self.faults if f[0] != event.source)
             if event.message is not None:
                 faults += ((event.source, event.message),)
             return Step(replace(self, faults=faults))
+        if isinstance(event, Press):
+            return self._button(event)
+        return self._answered(event)
+
+    def _answered(self, event: Decided | Chosen | Hinted) -> Step:
+        """An answer from off the shell's loop: a seat's decision or play, or a hint."""
         if isinstance(event, Decided):
             return self._decided(event)
         if isinstance(event, Chosen):
             return self._chosen(event)
-        return self._button(event)
+        return self._hinted(event)
 
     def _seen(self, event: Seen | Tick) -> Step:
         if isinstance(event, Seen):
@@ -402,7 +424,15 @@ class Table:
         step = table._settled(settled)
         if isinstance(step.table.at, Guided):  # no records: the play is not committed yet
             return step.table._guided_wait(event.t)
-        return step
+        return replace(step, table=step.table._flash(event.t))
+
+    def _flash(self, t: float) -> Table:
+        """A mistake's flash on the LEDs, started or ended by the clock."""
+        at = self.at
+        if not isinstance(at, Moving) or at.said is None:
+            return self
+        said = at.said.at(t)
+        return self if said is at.said else replace(self, at=replace(at, said=said))
 
     def _settled(self, observation: Observation | None) -> Step:
         if observation is None:
@@ -422,7 +452,11 @@ class Table:
             return self
         reading = at.tracker.read(seen, at.near)
         near = reading.nodes[0] if reading.kind is Kind.AT_NODE else at.near
-        return replace(self, at=Moving(at.tracker, reading, near))
+        mistake = diagnose(at.tracker, seen, reading, at.near)
+        said = at.said if at.said is not None and at.said.mistake == mistake else None
+        if said is None and mistake is not None:
+            said = Said(mistake)
+        return replace(self, at=Moving(at.tracker, reading, near, said))
 
     def _guided_read(self, at: Guided, seen: Observation) -> Table:
         """Move ``done`` forward to the last step the board shows, over visible moves only:
@@ -445,7 +479,17 @@ class Table:
             table = table.apply(record)
         return Step(table._read(), records)
 
+    def _dice_event(self, event: DiceRolled | DiceDrawing) -> Step:
+        if isinstance(event, DiceRolled):
+            return self._dice(event.player, event.dice)
+        at = self.at  # the dice asked for come later, drawn with another board
+        if not isinstance(at, Opening | BeforeRoll):
+            raise ValueError(f"dice for player {event.player} drawn in phase {self.phase.value}")
+        return Step(replace(self, at=Rolling(event.player, event.count, at)))
+
     def _dice(self, player: int, dice: tuple[int, ...]) -> Step:
+        if isinstance(self.at, Rolling):  # drawn with another board: they came
+            return replace(self, at=self.at.back)._dice(player, dice)
         if self.phase is Phase.OPENING and len(dice) == 1:
             record = OpeningDie(player, dice[0])
             table = self.apply(record)
@@ -484,10 +528,22 @@ class Table:
         rows = rows_of(self, player, button)
         row = rows.get(hold) or rows.get(Hold.SHORT)
         if row is None:
-            return Step(self)
-        if self.phase is Phase.BEFORE_ROLL and not self.board_ok():
-            return Step(self)  # no roll nor double until the board shows the position
+            return self._refused_press(player, button)
         return self.intend(player, row.intent)
+
+    def _refused_press(self, player: int, button: str) -> Step:
+        """A press that does nothing now (its light is dark): ROLL of the player on roll
+        while moving says why the turn cannot end, on the page and in the log."""
+        at, seen = self.at, self.observation
+        moving = isinstance(at, Moving) and at.reading is not None and seen is not None
+        if button != ROLL or player != self.match.turn or not moving:
+            return Step(self)
+        assert isinstance(at, Moving) and at.reading is not None and seen is not None
+        mistake = refusal(at.tracker, seen, at.reading, at.near)
+        why = _("{name}'s ROLL does nothing: {why}").format(
+            name=self.names[player], why=mistake_words(mistake)
+        )
+        return Step(replace(self, at=replace(at, said=Said(mistake))), refused=why)
 
     # -- seats that are not a person here -----------------------------------------------------
 
@@ -555,6 +611,18 @@ class Table:
         if not any(at.tracker.node(node).result == final for node in reading.complete):
             return Step(self)
         return self._commit_moves(at.moves, final)
+
+    def _ask_hint(self, player: int) -> Step:
+        """A person asks for the engine's hint: the shell asks it off the loop's thread."""
+        return Step(self, hint=HintRequest(player, kind_of(self.phase), moment_of(self)))
+
+    def _hinted(self, event: Hinted) -> Step:
+        """The engine's hint, kept while the moment it was asked about lasts."""
+        if event.player not in self.config.hints:
+            return self._refuse(event.player, "no hints are given to this seat")
+        if event.request.moment != moment_of(self):
+            return self._refuse(event.player, "the hint came after the position moved on")
+        return Step(replace(self, hint=event))
 
     def intend(self, player: int, intent: Intent) -> Step:
         """Do what ``player`` wants, as a press of theirs would (checked by its caller)."""
@@ -738,7 +806,17 @@ _INTENTS: dict[Intent, Callable[[Table, int], Step]] = {
     Intent.NEXT_OPTION: Table._next_option,
     Intent.START_MATCH: Table._start_match,
     Intent.MOVE_MADE: Table._move_made,
+    Intent.HINT: Table._ask_hint,
 }
+
+
+def _forget_stale_hint(step: Step) -> Step:
+    """A hint held no longer than the decision it was about (a roll, a move made and the
+    turn passed, the cube turned)."""
+    table = step.table
+    if table.hint is None or table.hint.request.moment == moment_of(table):
+        return step
+    return replace(step, table=replace(table, hint=None))
 
 
 def _steps(start: Position, moves: tuple[Move, ...], mover: int) -> tuple[Position, ...] | None:

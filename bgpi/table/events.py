@@ -9,6 +9,7 @@ from bgpi.records import Record
 from bgpi.rules import MatchRules
 from bgpi.sensing.board import Observation
 from bgpi.sensing.settle import DEFAULT_SETTLE
+from bgpi.table.hints import Hinted, HintRequest
 from bgpi.table.seats import Chosen, Decided, DecisionRequest
 
 if TYPE_CHECKING:
@@ -52,6 +53,16 @@ class DiceRolled:
 
 
 @dataclass(frozen=True, slots=True)
+class DiceDrawing:
+    """The dice asked for ``player`` are being drawn with another board: they come later,
+    as :class:`DiceRolled`; until then the table decides nothing."""
+
+    player: int
+    count: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
 class Fault:
     """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
 
@@ -60,7 +71,7 @@ class Fault:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled | Fault | Decided | Chosen
+Event = Seen | Tick | Press | DiceRolled | DiceDrawing | Fault | Decided | Chosen | Hinted
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +86,17 @@ class DiceRequest:
 class Step:
     """What one event led to: the next table, the records it decided (in order: the shell
     journals them before it shows anything), the dice it wants rolled, the decision it now
-    waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), and why a
-    seat's answer was refused."""
+    waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), why a
+    seat's answer (or a person's ROLL while moving) was refused, and the hint a person here
+    asked for
+    (:mod:`bgpi.table.hints`)."""
 
     table: Table
     records: tuple[Record, ...] = ()
     dice: DiceRequest | None = None
     request: DecisionRequest | None = None
     refused: str | None = None
+    hint: HintRequest | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +113,8 @@ class TableConfig:
     # None: the last match's rules. The shell rebuilds the table's config between matches,
     # so a config edited mid-match takes effect for the next match only.
     next_match: MatchRules | None = None
+    # The players (0 White, 1 Black) who may ask the engine for a hint at the board.
+    hints: frozenset[int] = frozenset()
 
 
 def chain(first: Step, second: Step) -> Step:
@@ -106,4 +122,4 @@ def chain(first: Step, second: Step) -> Step:
     return Step(second.table, first.records + second.records, second.dice)
 
 
-__all__ = ["Chosen", "Decided", "DecisionRequest"]
+__all__ = ["Chosen", "Decided", "DecisionRequest", "HintRequest", "Hinted"]

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import ClassVar, Final
 
 from bgpi.rules import GameResult, MatchRules, Move, Position
+from bgpi.sensing.mistakes import Mistake
 from bgpi.sensing.tracker import Reading, TurnTracker
 from bgpi.table.options import Option
 
@@ -20,6 +21,7 @@ class Phase(Enum):
     SETUP = "setup"
     OPENING = "opening"
     BEFORE_ROLL = "before roll"
+    ROLLING = "rolling"
     DOUBLED = "doubled"
     MOVING = "moving"
     CONFIRM = "confirm"
@@ -56,21 +58,61 @@ class BeforeRoll:
 
 
 @dataclass(frozen=True, slots=True)
+class Rolling:
+    """``player`` rolled (``count`` dice: one in the opening roll) and the dice are drawn
+    with another board, which takes a while: the board and the buttons are still read, but
+    nothing is decided until they come; then play goes on from ``back``. Only a shell whose
+    dice come later (a remote match's commit-reveal exchange) puts the table here."""
+
+    kind: ClassVar[Phase] = Phase.ROLLING
+    player: int
+    count: int
+    back: Opening | BeforeRoll
+
+
+@dataclass(frozen=True, slots=True)
 class Doubled:
     """The player on roll has doubled; the other takes, beavers or drops."""
 
     kind: ClassVar[Phase] = Phase.DOUBLED
 
 
+MISTAKE_FLASH: Final = 3.0
+"""Seconds the LEDs flash the points of a mistake when it is first said; then the board's
+guidance (what to take away, what to add) shows alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A mistake the table explains (:mod:`bgpi.sensing.mistakes`) while the board shows it,
+    or since a refused ROLL until the board changes. Its points flash on the LEDs
+    (``flashing``) for :data:`MISTAKE_FLASH` seconds from ``since``, which the next clock
+    event sets (None until then: the table's steps know the time only from events)."""
+
+    mistake: Mistake
+    since: float | None = None
+    flashing: bool = True
+
+    def at(self, t: float) -> Said:
+        """This, as the clock at ``t`` finds it: the flash started, or over."""
+        if self.since is None:
+            return Said(self.mistake, t)
+        if self.flashing and t - self.since >= MISTAKE_FLASH:
+            return Said(self.mistake, self.since, flashing=False)
+        return self
+
+
 @dataclass(frozen=True, slots=True)
 class Moving:
     """The hands make the play. The tracker was prepared once for the roll; ``reading`` is
-    its answer to the settled board, ``near`` the node it last matched."""
+    its answer to the settled board, ``near`` the node it last matched; ``said`` the mistake
+    the board shows (or why ROLL was refused), if any."""
 
     kind: ClassVar[Phase] = Phase.MOVING
     tracker: TurnTracker
     reading: Reading | None = None
     near: int = 0
+    said: Said | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +226,7 @@ PhaseState = (
     Setup
     | Opening
     | BeforeRoll
+    | Rolling
     | Doubled
     | Moving
     | Confirm

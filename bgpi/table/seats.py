@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Final
 
 from bgpi.records import Seat
 from bgpi.rules import GameResult, Move
+from bgpi.table.buttons import Intent
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -66,7 +67,6 @@ from bgpi.table.phases import (
 )
 
 if TYPE_CHECKING:
-    from bgpi.table.buttons import Intent
     from bgpi.table.core import Table
 
 
@@ -132,3 +132,20 @@ def waiting(table: Table) -> DecisionRequest | None:
         return None
     player = turn if ask[0] == 0 else 1 - turn
     return DecisionRequest(player, ask[1]) if table.seats[player] is not Seat.PERSON else None
+
+
+SeatAnswer = Intent | tuple[Move, ...] | GameResult
+"""What a seat that is not a person here answers: a decision, the play of the roll (moves in
+the mover's numbering, in order) or, before its roll, the level it resigns."""
+
+
+def answered(player: int, answer: SeatAnswer, t: float) -> Decided | Chosen:
+    """``player``'s seat's answer as the event the table takes: a play is :class:`Chosen`, a
+    level resigned ``Decided(player, Intent.RESIGN, t, level)``, a decision :class:`Decided`.
+    One conversion for every shell (``bgpi run``'s engine thread, the simulator's seats), so
+    a resignation goes the same way everywhere."""
+    if isinstance(answer, GameResult):
+        return Decided(player, Intent.RESIGN, t, answer)
+    if isinstance(answer, tuple):
+        return Chosen(player, answer, t)
+    return Decided(player, answer, t)

@@ -16,17 +16,16 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from bgpi.config import Config
 from bgpi.driver import Driver
 from bgpi.gamelog import current_match
 from bgpi.records import Record
-from bgpi.remote.pairing import side_name
 from bgpi.store import Journal
 from bgpi.table import Table
 from bgpi.web.auth import is_loopback, new_token
-from bgpi.web.qr import qr_svg
+from bgpi.web.linkview import remote_message
 from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
 from bgpi.web.server import Hub, Snapshot
 from bgpi.web.threads import LoopThread
@@ -48,7 +47,9 @@ class Companion:
         self.host = host
         self.port = port
         self.token = None if is_loopback(host) else new_token()
-        layout = layout_message(config.ledmap, config.geometry, config.style, "companion")
+        layout = layout_message(
+            config.ledmap, config.geometry, config.style, "companion", sound=config.sound.enabled
+        )
         self.hub = Hub(layout, token=self.token)
         self.address: Address | None = None
         self._thread: LoopThread | None = None
@@ -61,7 +62,6 @@ class Companion:
         # A remote match's state, read on the app's loop (App.remote_status), if it has one.
         self.remote: Callable[[], RemoteStatus | None] | None = None
         self._status: RemoteStatus | None = None
-        self._qr: dict[str, str] = {}  # the match code's QR code, drawn once
 
     def start(self) -> Address:
         """Start serving; the address, once the port is bound."""
@@ -103,26 +103,18 @@ class Companion:
                 records = self._records = current_match(journal.records())
                 self._analysis = _analysis_lines(journal)
             board = board_of_table(table, self.config.geometry)
-            state = {**state_message(table, board, self._records), "analysis": self._analysis}
+            state = {
+                **state_message(table, board, self._records, cues=driver.heard),
+                "analysis": self._analysis,
+            }
             if status is not None:
-                state["remote"] = self._remote_message(status)
+                state["remote"] = remote_message(status)
         frame_part = None
         if frame is not self._frame:
             self._frame = frame
             frame_part = frame_message(frame)
         snapshot = Snapshot(state, frame_part, records)
         self._thread.soon(lambda: self.hub.publish(snapshot))
-
-    def _remote_message(self, status: RemoteStatus) -> dict[str, Any]:
-        if status.code not in self._qr:
-            self._qr[status.code] = qr_svg(status.code)
-        return {
-            "code": status.code,
-            "side": side_name(status.side),
-            "state": status.state.value,
-            "reason": status.reason,
-            "qr": self._qr[status.code],
-        }
 
     def close(self) -> None:
         """Stop serving (closing twice is harmless)."""

@@ -19,11 +19,14 @@ from typing import Final, Self, TypeVar
 from bgpi.config import Config
 from bgpi.driver import Journal as JournalProtocol
 from bgpi.engine import Engine
+from bgpi.engine.hints import Advisor
+from bgpi.engine.levels import Level
 from bgpi.engine.seat import EngineSeat
-from bgpi.engine.seats import open_engines
+from bgpi.engine.seats import gnubg_advisor, open_engines
+from bgpi.engine.worker import EngineWorker
 from bgpi.records import MatchStarted, Record, Seat
-from bgpi.simtable import Fresh, SimOptions, SimTable
-from bgpi.table import Phase, waiting
+from bgpi.simtable import Advise, Fresh, SimOptions, SimSeat, SimTable
+from bgpi.table import DecisionRequest, HintRequest, Phase, Table, waiting
 from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.server import Hub
@@ -69,35 +72,59 @@ def new_session(
     config: Config,
     *,
     seed: int,
-    records: MatchStarted | list[Record] | None = None,
+    records: MatchStarted | list[Record] | Fresh | None = None,
     journal: JournalProtocol | None = None,
     engines: Mapping[int, Engine] | None = None,
-    defaults: MatchStarted | None = None,
+    advisor: Advisor | None = None,
 ) -> SimSession:
     """A simulated table for ``config`` with seeded dice: a new match (``records`` a
-    MatchStarted) with the checkers set up, or the match the records hold, the board standing
-    as they leave it; with ``records`` None, a fresh board where the player chooses the match,
-    ``defaults`` (by default the config's) shown first. ``engines`` play the seats the match
-    gives the engine (answering on the page's loop)."""
+    MatchStarted) with the checkers set up, or the match the records hold, the board standing as
+    they leave it; a fresh board where the player chooses the match (``records`` a
+    :class:`Fresh` with the defaults to show first, or None: the config's). ``engines`` play the
+    seats the match gives the engine and ``advisor`` gives the hints the config allows, both on
+    the engine's own thread: the page's loop never waits for gnubg, whose answers the table
+    takes at the next tick of the clock."""
     sim = SimTable(
-        records if records is not None else Fresh(defaults or config.match_record()),
+        records if records is not None else Fresh(config.match_record()),
         options=SimOptions(
             seed=seed,
             settle=config.sensors.settle_ms / 1000,
             long_press=config.buttons.long_press_ms / 1000,
+            hints=config.seats.hints,
         ),
         geometry=config.geometry,
         ledmap=config.ledmap,
         style=config.style,
         journal=journal,
     )
-    sim.seats = {p: EngineSeat(e, _say) for p, e in (engines or {}).items()}
+    seats = {p: EngineSeat(e, _say) for p, e in (engines or {}).items()}
+    worker = None
+    if seats or advisor is not None:
+        worker = EngineWorker(seats, sim.post, advisor=advisor, say=_say)
+        sim.seats = {p: _asking(worker) for p in seats}
+        sim.advise = _advising(worker)
     if sim.phase is Phase.SETUP:
         sim.setup()
     request = waiting(sim.table)  # resumed while an engine was to answer
     if request is not None and request.player in sim.seats:
         sim.ask(request)
-    return SimSession(sim, config.ledmap, config.style)
+    return SimSession(sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled)
+
+
+def _asking(worker: EngineWorker) -> SimSeat:
+    """A seat that hands the table's question to the engine's thread and answers later."""
+
+    def seat(request: DecisionRequest, table: Table) -> None:
+        worker.ask(request, table)
+
+    return seat
+
+
+def _advising(worker: EngineWorker) -> Advise:
+    def advise(request: HintRequest, table: Table) -> None:
+        worker.hint(request, table)
+
+    return advise
 
 
 async def serve_sim(
@@ -134,8 +161,8 @@ def run_sim(
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
     ``state_dir``: an unfinished one resumes, else the player chooses a new one at the
     board, ``match`` (default: the config's) shown first."""
-    from bgpi.app import JOURNAL_NAME, resume_records  # noqa: PLC0415 (the app's only when asked)
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.app import resume_records  # noqa: PLC0415 (the app's only when asked)
+    from bgpi.store import JOURNAL_NAME, Journal  # noqa: PLC0415
 
     token = None if is_loopback(host) else new_token()
     with ExitStack() as stack:
@@ -149,6 +176,10 @@ def run_sim(
         engines = open_engines(seats, say=_say, timeout=config.seats.timeout_s)
         for engine in engines.values():
             stack.callback(engine.close)
+        advisor = None
+        if config.seats.hints:
+            level = Level.parse(config.seats.hint_level)
+            advisor = gnubg_advisor(level, say=_say, timeout=config.seats.timeout_s)
         # A seat whose engine cannot be opened (no gnubg) is a person in a new match.
         fresh = replace(
             match or config.match_record(),
@@ -158,8 +189,14 @@ def run_sim(
             ),
         )
         session = new_session(
-            config, seed=seed, records=records, journal=journal, engines=engines, defaults=fresh
+            config,
+            seed=seed,
+            records=records or Fresh(fresh),
+            journal=journal,
+            engines=engines,
+            advisor=advisor,
         )
+        stack.callback(session.close)
 
         def ready(address: Address) -> None:
             _say(f"bgpi sim: {address.url}")

@@ -35,6 +35,7 @@ log = logging.getLogger("bgpi.web")
 FILES: Final = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/sound.js": ("sound.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
 MAT_PATH: Final = "/match.mat"

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from bgpi.gamelog import current_match
 from bgpi.hal.errors import HalError
@@ -47,6 +47,10 @@ from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message,
 from bgpi.words import BUTTONS, COLOUR_NAMES, CUBE, PLAYERS, ROLL, ZONES, ButtonName, zone_name
 
 HELD_MARGIN: Final = 0.1  # seconds past the long press that a held press of the page lasts
+
+if TYPE_CHECKING:  # the engine's modules load only where a seat or a hint needs them
+    from bgpi.engine.worker import EngineWorker
+
 MAX_CATCH_UP: Final = 1.0  # seconds of simulated time per step at most, should the loop stall
 
 
@@ -60,8 +64,12 @@ class SimSession:
         style: Style,
         *,
         wall: Callable[[], float] = time.monotonic,
+        worker: EngineWorker | None = None,
+        sound: bool = False,
     ) -> None:
         self.sim = sim
+        self.worker = worker  # the engine's thread, answering into the table's inbox
+        self.sound = sound  # [sound] enabled: the page plays the cues until muted
         self.ledmap = ledmap
         self.style = style
         self.wall = wall
@@ -83,7 +91,7 @@ class SimSession:
         }
 
     def layout(self) -> dict[str, object]:
-        return layout_message(self.ledmap, self.sim.geometry, self.style, "sim")
+        return layout_message(self.ledmap, self.sim.geometry, self.style, "sim", sound=self.sound)
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -93,6 +101,22 @@ class SimSession:
         behind = self.wall() + self._offset - self.sim.clock()
         if behind > 0:
             self.sim.advance(min(behind, MAX_CATCH_UP))
+
+    def answered(self) -> None:
+        """Wait until the engine has answered everything asked so far, and let the table
+        take the answers (tests and benchmarks: the page itself never waits)."""
+        if self.worker is None:
+            return
+        while True:
+            self.worker.idle()
+            if not self.sim.pending:
+                return
+            self.sim.advance(0.0)  # the answers taken may ask again: wait for those too
+
+    def close(self) -> None:
+        """Stop the engine's thread and its engines; idempotent."""
+        if self.worker is not None:
+            self.worker.close()
 
     # -- commands -----------------------------------------------------------------------------
 
@@ -235,7 +259,7 @@ class SimSession:
         if sim.table is not self._table or (board, hand) != self._seen:
             self._table, self._seen = sim.table, (board, hand)
             records = current_match(sim.driver.log)
-            state = state_message(sim.table, board, records, hand=hand)
+            state = state_message(sim.table, board, records, hand=hand, cues=sim.driver.heard)
         frame = None
         if sim.frame is not self._frame:
             self._frame = sim.frame

@@ -4,11 +4,13 @@ Three messages, each a JSON object with a ``type``:
 
 - ``layout``, once per connection: where every pixel is (the LED map's zones and areas), how
   many slots each zone has, the style's gamma and brightness (so the page can show a pixel's
-  colour as the eye sees the LED), the mode (``sim`` or ``companion``) and the keys;
+  colour as the eye sees the LED), the mode (``sim`` or ``companion``), the keys, and the
+  sound: on or off at first, each cue's tune and the mute switch's words;
 - ``state``, whenever it changes: phase, whose turn, who sits where (person, engine,
   remote), dice, cube, score, a resignation chosen or offered, what each button means now,
   the zones the last play touched, the checkers on every zone, the log, the Position ID and
-  Match ID, and while the next match is chosen, its options and their values;
+  Match ID, the last cues heard, numbered (the page plays those it has not yet), and while
+  the next match is chosen, its options and their values;
 - ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
 """
 
@@ -18,17 +20,31 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bgpi.gamelog import log_entries
+from bgpi.cues import Cue, pairs
+from bgpi.gamelog import Entry, log_entries
 from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
 from bgpi.i18n import _
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
+from bgpi.numbering import printed_moves
 from bgpi.records import Record
-from bgpi.rules import MatchRules, format_moves
+from bgpi.rules import MatchRules
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.table import Guided, Hold, Illegal, Phase, Resigning, ResignPending, Table, active_rows
+from bgpi.sensing.mistakes import Mistake, mistake_words
+from bgpi.table import (
+    Guided,
+    Hold,
+    Illegal,
+    Phase,
+    Resigning,
+    ResignPending,
+    Rolling,
+    Table,
+    active_rows,
+)
+from bgpi.table.buttons import illegal_refused
 from bgpi.table.options import Option, options_of, value_of
 from bgpi.table.phases import Choosing
 from bgpi.view import scene_of
@@ -83,9 +99,10 @@ class ZoneView:
 
 
 def layout_message(
-    ledmap: LedMap, geometry: Geometry, style: Style, mode: str
+    ledmap: LedMap, geometry: Geometry, style: Style, mode: str, *, sound: bool = False
 ) -> dict[str, object]:
-    """Where the pixels are and what the page may do (``mode``: ``sim`` or ``companion``)."""
+    """Where the pixels are and what the page may do (``mode``: ``sim`` or ``companion``);
+    ``sound``: whether the page plays the cues until its user mutes it."""
     return {
         "type": "layout",
         "mode": mode,
@@ -96,6 +113,17 @@ def layout_message(
         "gamma": style.gamma,
         "brightness": style.brightness,
         "keys": {key: [player, button] for key, (player, button) in KEYS.items()},
+        "sound": sound_layout(sound),
+    }
+
+
+def sound_layout(enabled: bool) -> dict[str, object]:
+    """The page's sound: on at first or not, the tune of each cue as ``[hz, seconds]`` notes
+    (the buzzer's own, :data:`bgpi.cues.TUNES`), and the mute switch's words."""
+    return {
+        "enabled": enabled,
+        "tunes": {cue.value: [list(note) for note in pairs(cue)] for cue in Cue},
+        "labels": {"on": _("Sound on"), "off": _("Sound off")},
     }
 
 
@@ -112,9 +140,11 @@ def state_message(
     records: Sequence[Record],
     *,
     hand: Sequence[tuple[int, int]] = (),
+    cues: Sequence[tuple[int, Cue]] = (),
 ) -> dict[str, object]:
     """Everything but the pixels. ``records`` are the current match's; ``hand`` the
-    (colour, zone lifted from) of the checkers held in the simulator's hand."""
+    (colour, zone lifted from) of the checkers held in the simulator's hand; ``cues`` the
+    last cues heard with their running numbers (:attr:`bgpi.driver.Driver.heard`)."""
     scene = scene_of(table)
     match = table.match
     view = table.mover_view if match.turn is not None else table.position
@@ -147,9 +177,10 @@ def state_message(
         "last_play": sorted(scene.last_play),  # the page marks them brighter than the LEDs
         "board": [zone.to_json() for zone in board],
         "hand": [list(held) for held in hand],
-        "log": [entry.to_json() for entry in log_entries(records)],
+        "log": [entry.to_json() for entry in (*log_entries(records), *_mistake_entry(table))],
         "position_id": view.id(),
         "match_id": match.id(),
+        "cues": [[number, cue.value] for number, cue in cues],
         "choosing": choosing_message(table),
     }
 
@@ -200,19 +231,52 @@ def status(table: Table, scene: Scene) -> str:
             f"The {source} stopped answering ({message}): nothing is decided until they are back."
         )
     rows = active_rows(table)
-    words = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.SHORT))
-    held = list(dict.fromkeys(row.words for _, row in rows if row.hold is Hold.HELD))
-    if scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+    words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
+    mistake = table.mistake
+    if mistake is not None and table.phase is Phase.MOVING:
+        line = _mistake_line(table, mistake, words)
+    elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
         line = "The board is wrong: take away what blinks red, add where blue winks."
         if words:
             line += f" Or {_either(words)}."
+        if table.phase is Phase.ROLLING:
+            line = f"{_rolling(table, scene, words)} {line}"
     else:
         line = _SENTENCES[table.phase](table, scene, words)
+    if illegal_refused(table):  # whatever the mistake, ROLL cannot end this turn: say why
+        line += " " + _(
+            "Against a remote board an illegal play is always corrected: the other board"
+            " cannot check it, so only a legal play is sent."
+        )
+    if table.hint is not None:  # the engine's hint a person asked for, while it holds
+        line = _("{line} Hint for {name}: {hint}.").format(
+            line=line, name=table.names[table.hint.player], hint=table.hint.words()
+        )
     # Held meanings have no light of their own (the button shows its short one): say them.
     if not held:
         return line
     also = "; ".join(held)
     return f"{line} {also[:1].upper()}{also[1:]}."
+
+
+def _mistake_line(table: Table, mistake: Mistake, words: Sequence[str]) -> str:
+    """The board's mistake in game words (:mod:`bgpi.sensing.mistakes`), and what a button
+    still does (ending the turn as it stands, where the rules allow it)."""
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    line = _("{name} plays {dice}: {mistake}.").format(
+        name=_on_roll(table), dice=dice, mistake=mistake_words(mistake)
+    )
+    return f"{line} {_('Or {choice}.').format(choice=_either(words))}" if words else line
+
+
+def _mistake_entry(table: Table) -> tuple[Entry, ...]:
+    """The mistake the board shows now, as the log's last line: said once, while it stands."""
+    mistake, turn = table.mistake, table.match.turn
+    if mistake is None or turn is None:
+        return ()
+    text = _("{name}: {mistake}").format(name=table.names[turn], mistake=mistake_words(mistake))
+    return (Entry(text, turn, "mistake"),)
 
 
 def _either(words: Sequence[str]) -> str:
@@ -230,6 +294,19 @@ def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
 
 def _before_roll(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return f"{_on_roll(table)} {_either(words)}."
+
+
+def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Rolling)
+    name = table.names[at.player]
+    if at.count == 1:
+        return _(
+            "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
+        ).format(name=name)
+    return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
+        name=name
+    )
 
 
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
@@ -256,7 +333,8 @@ def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
     assert isinstance(at, Guided)
     seat = table.seats[turn].value
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
-    chosen = f"{table.names[turn]} ({seat}) plays {dice}: {format_moves(at.moves) or 'no move'}."
+    moves = printed_moves(turn, at.moves) or "no move"
+    chosen = f"{table.names[turn]} ({seat}) plays {dice}: {moves}."
     move = at.next_move
     if move is None:
         return chosen
@@ -285,6 +363,9 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     line = f"{name} ended the turn on an illegal play (it blinks): {other} {_either(words)}."
     if at.after is None:
         line += " The switches cannot tell where the checkers are: it must be corrected."
+    mistake = table.mistake
+    if mistake is not None:
+        line += " " + _("The mistake: {mistake}.").format(mistake=mistake_words(mistake))
     return line
 
 
@@ -320,6 +401,7 @@ _SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.SETUP: _setup,
     Phase.OPENING: _opening,
     Phase.BEFORE_ROLL: _before_roll,
+    Phase.ROLLING: _rolling,
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,

@@ -4,6 +4,7 @@ are not computed twice, printed by ``bgpi analyse``."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bgpi import engine as engine_package
+from bgpi import store
 from bgpi.analysis import AnalysisStore, analysed, from_json, to_json
 from bgpi.cli import main
 from bgpi.demo import play_match
@@ -162,3 +164,71 @@ def test_the_shell_has_each_ended_game_analysed_on_its_own_thread(tmp_path: Path
     assert engine.calls == games  # once per game ended, never for a step without one
     assert app.analyst.done[-1] == (1, len(records))
     assert AnalysisStore(path).get(1, len(records), "counting") == SAMPLE
+
+
+# -- journals of schema version 1, whose analyses were this module's own table ---------------
+
+# The table as bgpi made it in a version 1 journal, on the first analysis stored.
+V1_ANALYSES = """CREATE TABLE IF NOT EXISTS analyses (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    records INTEGER NOT NULL,
+    engine TEXT NOT NULL,
+    at REAL NOT NULL,
+    analysis TEXT NOT NULL,
+    PRIMARY KEY (match_id, records, engine)
+)"""
+
+
+def v1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Record]:
+    """A journal written by a bgpi of schema version 1, with a match in it."""
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "MIGRATIONS", store.MIGRATIONS[:1])
+        return journal_with_a_match(path)
+
+
+def user_version(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_v1_journal_keeps_the_analysis_its_own_table_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    records = v1_journal(path, monkeypatch)
+    db = sqlite3.connect(path)  # as the old AnalysisStore stored an analysis
+    with db:
+        db.execute(V1_ANALYSES)
+        db.execute(
+            "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?)",
+            (1, len(records), "counting", 1.0, to_json(SAMPLE)),
+        )
+    db.close()
+    engine = Counting(SAMPLE)
+    assert user_version(path) == 1
+    # Read before any writer opened it (bgpi analyse opens the journal read-only): found.
+    assert analysed(AnalysisStore(path), 1, records, engine) == (SAMPLE, False)  # type: ignore[arg-type]
+    with Journal.open(path) as journal:  # a writer brings it to version 2
+        assert journal.records() == records
+    assert user_version(path) == 2
+    assert analysed(AnalysisStore(path), 1, records, engine) == (SAMPLE, False)  # type: ignore[arg-type]
+    assert engine.calls == 0  # never computed again
+
+
+def test_a_v1_journal_without_analyses_gets_the_table_with_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    records = v1_journal(path, monkeypatch)
+    kept = AnalysisStore(path)
+    assert kept.latest(1) is None and user_version(path) == 1  # a read changes nothing
+    engine = Counting(SAMPLE)
+    assert analysed(kept, 1, records, engine) == (SAMPLE, True)  # type: ignore[arg-type]
+    assert user_version(path) == 2  # storing it brought the journal up to date
+    assert analysed(AnalysisStore(path), 1, records, engine) == (SAMPLE, False)  # type: ignore[arg-type]
+    assert engine.calls == 1
+    with Journal.open(path, read_only=True) as journal:
+        assert journal.records() == records

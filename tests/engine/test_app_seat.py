@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from bgpi import engine as engine_package
-from bgpi.app import JOURNAL_NAME, App, Hardware
+from bgpi.app import App, Hardware
 from bgpi.config import Config, parse
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
 from bgpi.records import GameStarted, MatchStarted, OpeningDie, Seat
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from tests.engine.conftest import needs_gnubg
 
 

@@ -6,9 +6,9 @@ import threading
 from pathlib import Path
 
 from bgpi.analysis import AnalysisStore, report
-from bgpi.app import JOURNAL_NAME, App
+from bgpi.app import App
 from bgpi.config import Config
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.web.companion import Companion
 from tests.engine.samples import SAMPLE
 from tests.web.test_companion import Board

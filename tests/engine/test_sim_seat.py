@@ -17,10 +17,12 @@ def test_the_page_plays_against_the_engine_seat() -> None:
     record = config.match_record()
     assert record.seats == (Seat.PERSON, Seat.ENGINE)
     session = new_session(config, seed=3, records=record, engines={BLACK: SimpleEngine()})
+    session.answered()  # the engine answers on its own thread
     sim = session.sim
     dice = [r for r in sim.driver.log if isinstance(r, OpeningDie)]
     assert [d.player for d in dice] == [BLACK]  # rolled by the engine, no button
     sim.roll(WHITE)
+    session.answered()
     # Whoever won the opening: the engine's play is lit for the hands, or White moves.
     expected = Phase.GUIDED if sim.match.turn == BLACK else Phase.MOVING
     assert sim.phase is expected

@@ -62,6 +62,7 @@ def scenes(draw: st.DrawFn) -> Scene:
         correct=draw(zone_sets),
         last_play=draw(zone_sets),
         candidate=draw(zone_sets),
+        mistake=draw(zone_sets),
         turn=turn,
         dice=dice,
         dice_left=dice_left,

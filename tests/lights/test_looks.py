@@ -26,6 +26,7 @@ def _zone_scenes(zone: int, pixels: int) -> dict[str, Scene]:
         "destination": Scene(destinations=frozenset({zone})),
         "lifted": Scene(lifted=frozenset({zone})),
         "candidate": Scene(candidate=frozenset({zone})),
+        "mistake": Scene(mistake=frozenset({zone})),
         "correct": Scene(correct=frozenset({zone})),
         "last play": Scene(last_play=frozenset({zone})),
     }
@@ -125,6 +126,7 @@ def test_every_palette_entry_is_used_by_some_scene() -> None:
             correct=frozenset({5}),
             last_play=frozenset({6}),
             candidate=frozenset({7}),
+            mistake=frozenset({8}),
             turn=0,
             score=(0, 1),
             length=5,

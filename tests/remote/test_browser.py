@@ -14,7 +14,7 @@ from bgpi.remote.broker import Broker
 from bgpi.remote.browser import RemoteSimSession
 from bgpi.remote.demo import RemoteGame, remote_board, seats_of
 from bgpi.remote.pairing import Pairing
-from bgpi.rules import BAR, OFF, Move, legal_plays
+from bgpi.rules import BAR, OFF, Move, Position, legal_plays
 from bgpi.sensing.board import zone_of
 from bgpi.table import Phase
 from bgpi.web.server import CommandError
@@ -46,6 +46,26 @@ def hand_move(session: RemoteSimSession, player: int, move: Move) -> None:
         session.command({"type": "place", "zone": zone_of(player, move.dst), "colour": player})
 
 
+def to_my_turn(session: RemoteSimSession) -> None:
+    """White's opening die and Black's from the other board until they differ; if Black
+    won it, its play made here by the page's hands and White's roll: White is to move."""
+    sim = session.sim
+    log = sim.driver.log
+    while not any(isinstance(r, OpeningRolled) and r.white != r.black for r in log):
+        press(session, WHITE, "roll")  # my die; Black's comes from the other board
+        count = len(log)
+        until(session, lambda c=count: len(log) >= c + 2, "Black's opening die")
+    if sim.match.turn == BLACK:  # Black's play comes, lit move by move: I make it
+        until(session, lambda: sim.phase is Phase.GUIDED, "Black's play lit")
+        for move in sim.table.at.moves:  # type: ignore[union-attr]
+            hand_move(session, BLACK, move)
+        sim.advance(0.2)
+        until(session, lambda: isinstance(log[-1], Played), "Black's play committed")
+        assert log[-1].player == BLACK  # type: ignore[union-attr]
+        press(session, WHITE, "roll")  # and roll
+        until(session, lambda: sim.phase is Phase.MOVING, "my roll")
+
+
 def test_a_person_in_the_browser_plays_a_remote_board(mosquitto: Mosquitto, tmp_path: Path) -> None:
     black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
     game = RemoteGame(Broker.parse(mosquitto.url), Pairing(CODE), WHITE, 1, patience=60)
@@ -56,19 +76,7 @@ def test_a_person_in_the_browser_plays_a_remote_board(mosquitto: Mosquitto, tmp_
             sim.setup()
             session = RemoteSimSession(sim, config.ledmap, config.style, link)
             log = sim.driver.log
-            while not any(isinstance(r, OpeningRolled) and r.white != r.black for r in log):
-                press(session, WHITE, "roll")  # my die; Black's comes from the other board
-                count = len(log)
-                until(session, lambda c=count: len(log) >= c + 2, "Black's opening die")
-            if sim.match.turn == BLACK:  # Black's play comes, lit move by move: I make it
-                until(session, lambda: sim.phase is Phase.GUIDED, "Black's play lit")
-                for move in sim.table.at.moves:  # type: ignore[union-attr]
-                    hand_move(session, BLACK, move)
-                sim.advance(0.2)
-                until(session, lambda: isinstance(log[-1], Played), "Black's play committed")
-                assert log[-1].player == BLACK  # type: ignore[union-attr]
-                press(session, WHITE, "roll")  # and roll
-                until(session, lambda: sim.phase is Phase.MOVING, "my roll")
+            to_my_turn(session)
             assert sim.match.dice is not None
             play = legal_plays(sim.table.mover_view, sim.match.dice)[0]
             for move in play.moves:
@@ -102,3 +110,63 @@ def test_black_cannot_roll_its_opening_die_before_white(
         else:
             raise AssertionError("Black rolled first")
         assert sim.table.opening == (None, None)
+
+
+def extra_move(position: Position) -> Move:
+    """A White checker one pip on to a point free of Black's, after the play that left
+    ``position``: a board no legal play of the roll leaves."""
+    for point in range(24, 1, -1):
+        if position.player[point] and not position.opponent[25 - (point - 1)]:
+            return Move(point, point - 1, 1)
+    raise AssertionError("no point to move an extra checker to")
+
+
+def test_an_illegal_play_against_a_remote_board_is_corrected_never_sent(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    """The other board cannot check a play its rules refuse, so ROLL does not end the turn
+    on an illegal board; the status says why, and once corrected the play goes across."""
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
+    game = RemoteGame(Broker.parse(mosquitto.url), Pairing(CODE), WHITE, 1, patience=60)
+    match = replace(MatchStarted(1), seats=seats_of(WHITE))
+    config = Config()
+    try:
+        with remote_board(game, match, tmp_path / "white") as (sim, link):
+            sim.setup()
+            session = RemoteSimSession(sim, config.ledmap, config.style, link)
+            log = sim.driver.log
+            to_my_turn(session)
+            assert sim.match.dice is not None
+            play = legal_plays(sim.table.mover_view, sim.match.dice)[0]
+            for move in play.moves:
+                hand_move(session, WHITE, move)
+            sim.advance(0.2)
+            extra = extra_move(play.result)
+            hand_move(session, WHITE, extra)  # one checker too many moved: illegal
+            sim.advance(0.2)
+            before = len(log)
+            press(session, WHITE, "roll")
+            sim.advance(0.2)
+            session.follow()
+            assert sim.phase is Phase.MOVING and len(log) == before  # nothing made, nothing sent
+            line = session_status(session)
+            assert "an illegal play is always corrected" in line, line
+            assert "ROLL ends the turn" not in line
+            hand_move(session, WHITE, Move(extra.dst, extra.src, 1))  # the correction
+            sim.advance(0.2)
+            press(session, WHITE, "roll")
+            until(session, lambda: len(log) > before, "my play committed")
+            made = log[before]
+            assert isinstance(made, Played) and made.player == WHITE
+            assert sorted(made.moves) == sorted(Played.of(WHITE, play.moves).moves)
+            until(session, lambda: any(i.at == before for i in link.session.intents(WHITE)), "sent")
+            black.wait_for(lambda records: len(records) > before, "my play at Black's board")
+            assert black.records()[before] == made
+    finally:
+        print(black.kill())  # shown when the test fails
+
+
+def session_status(session: RemoteSimSession) -> str:
+    state = session.snapshot().state
+    assert state is not None
+    return str(state["status"])

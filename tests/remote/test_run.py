@@ -15,26 +15,40 @@ from typing import Any
 
 import pytest
 
-from bgpi.app import JOURNAL_NAME, App, Hardware
+from bgpi.app import App, Hardware
 from bgpi.cli import main
 from bgpi.config import Config, parse
 from bgpi.driver import Driver
 from bgpi.export import export_mat
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
-from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled, Seat
+from bgpi.lights.scene import Meaning
+from bgpi.records import (
+    Cube,
+    CubeAction,
+    MatchStarted,
+    OpeningDie,
+    Played,
+    Record,
+    ResignAnswered,
+    ResignOffered,
+    Rolled,
+    Seat,
+)
 from bgpi.remote.board import LinkState, RemoteSeat
-from bgpi.remote.fairdice import SECRET_BYTES
+from bgpi.remote.fairdice import SECRET_BYTES, dice_of
 from bgpi.remote.turns import decider
-from bgpi.remote.wire import Commit, Reveal
+from bgpi.remote.wire import Action, Commit, Intent, Reveal
 from bgpi.rules import BAR, OFF, Move, legal_plays
 from bgpi.sensing.board import zone_of
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Guided, Phase, Table
 from bgpi.table.buttons import unseen_lit
+from bgpi.view import scene_of
 from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
-from bgpi.words import BLACK, ROLL, WHITE, ButtonName
+from bgpi.web.view import status
+from bgpi.words import BLACK, CUBE, ROLL, WHITE, ButtonName
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto, free_port
 from tests.web.webclient import receive_until, socket
@@ -67,6 +81,8 @@ class Hands:
         self.key: tuple[object, ...] | None = None
         self.planned = 0.0
         self.made: tuple[int, int] | None = None  # (records, moves done) of the last move made
+        self.waits: set[Phase] = set()  # phases where White's person does not answer yet
+        self.played: int | None = None  # the record White's play was made for, by hand
 
     def __call__(self, driver: Driver, journal: Journal) -> None:
         now = time.monotonic()
@@ -78,7 +94,8 @@ class Hands:
             return
         table = driver.table
         done = table.at.done if isinstance(table.at, Guided) else None
-        key = (len(driver.log), table.phase, table.candidate, table.position, done)
+        seen = table.reading is not None and bool(table.reading.complete)  # a whole play shown
+        key = (len(driver.log), table.phase, table.candidate, table.position, done, seen)
         if key == self.key and now - self.planned < RETRY:
             return
         self.key, self.planned = key, now
@@ -92,7 +109,7 @@ class Hands:
             return [self._click(WHITE, ROLL)]
         seat = decider(table)
         if seat == WHITE:
-            return self._mine(table)
+            return self._mine(table, len(driver.log))
         if seat == BLACK and isinstance(table.at, Guided):
             return self._follow(table, len(driver.log))
         return []
@@ -108,11 +125,19 @@ class Hands:
             return [self._move(BLACK, guided.next_move)]
         return [self._click(WHITE, ROLL)] if unseen_lit(table) else []
 
-    def _mine(self, table: Table) -> list[Step]:
+    def _mine(self, table: Table, at: int) -> list[Step]:
         phase, dice = table.phase, table.match.dice
+        if phase in self.waits:
+            return []
         if phase is Phase.MOVING and dice is not None:
+            # ROLL only once the table has seen the whole play settle (a ROLL pressed while
+            # the last checker settles is refused, and the hands must not make it twice).
+            if self.played == at:
+                complete = table.reading is not None and table.reading.complete
+                return [self._click(WHITE, ROLL)] if complete else []
+            self.played = at
             play = legal_plays(table.mover_view, dice)[0]
-            return [*(self._move(WHITE, move) for move in play.moves), self._click(WHITE, ROLL)]
+            return [self._move(WHITE, move) for move in play.moves]
         if phase in (Phase.OPENING, Phase.BEFORE_ROLL, Phase.DOUBLED, Phase.CONFIRM):
             return [self._click(WHITE, ROLL)]  # roll, never double, take, the play shown
         return [self._click(WHITE, ROLL)] if phase is Phase.RESIGN_OFFERED else []
@@ -206,7 +231,8 @@ class RunBoard:
 def wait_until(app: App, done: Callable[[], bool], what: str, timeout: float, board: Board) -> None:
     end = time.monotonic() + timeout
     while not done():
-        assert board.process is not None and board.process.poll() in (None, 0), board.finish()
+        alive = board.process is not None and board.process.poll() in (None, 0)
+        assert alive, f"{where(app)}\n{board.finish()}"
         assert time.monotonic() < end, f"bgpi run has not reached {what}: {where(app)}"
         time.sleep(0.05)
 
@@ -216,7 +242,8 @@ def where(app: App) -> str:
     assert driver is not None and remote is not None
     table = driver.table
     state = f"{table.phase.value} at record {len(driver.log)}, {remote.step}, {remote.status()}"
-    return f"{state}, faults {table.faults}, last records {driver.log[-3:]}"
+    seen = f"dice {table.match.dice}, reading {table.reading}, board {table.observation}"
+    return f"{state}, faults {table.faults}, {seen}, last records {driver.log[-3:]}"
 
 
 def test_bgpi_run_plays_a_whole_match_against_a_remote_demo(
@@ -354,3 +381,122 @@ def test_a_cheat_pauses_bgpi_run_which_shows_why_and_tells_the_other_board(
         assert remote.status().reason == reason
         assert dict(driver.table.faults)["remote"] == f"match paused: {reason}"
         assert not any(isinstance(r, OpeningDie) for r in driver.log)  # no die was drawn
+
+
+def soon(app: App, done: Callable[[], bool], what: str, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, f"bgpi run has not reached {what}: {where(app)}"
+        time.sleep(0.02)
+
+
+def test_bgpi_run_reads_the_board_and_the_buttons_while_the_other_boards_dice_are_awaited(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 1), tmp_path / "white")
+    turns: list[int] = []  # the loop's turns, each of which feeds the watchdog
+    run.app.on_alive = lambda: turns.append(1)
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(1))  # Black's board, slow with its dice
+        try:
+            # The hands set up and roll White's opening die: White commits to draw 0.
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            soon(app, lambda: driver.table.phase is Phase.ROLLING, "the wait for the dice")
+            before = len(turns)
+            six = zone_of(WHITE, 6)
+            run.board.lift(six, WHITE)  # a checker lifted while the dice are awaited
+            soon(app, lambda: driver.table.observation is not None
+                 and driver.table.observation[six] == 4, "the lifted checker read")  # fmt: skip
+            diff = driver.table.board_diff()
+            assert diff is not None and not diff.ok  # lit as a wrong board
+            run.board.place(six, WHITE)
+            soon(app, lambda: driver.table.board_ok() is True, "the checker put back")
+            run.buttons.press(WHITE, CUBE)  # taken at once, and it decides nothing
+            soon(app, lambda: any(h.player == WHITE for h in driver.table.held), "the press")
+            run.buttons.release(WHITE, CUBE)
+            soon(app, lambda: not driver.table.held, "the release")
+            assert driver.table.phase is Phase.ROLLING and len(driver.log) == 2
+            assert len(turns) > before  # the loop went round, feeding the watchdog
+            line = status(driver.table, scene_of(driver.table))
+            assert "waiting for its half" in line or "remote stopped answering" in line, line
+            # Black's board answers at last: its commitment, then its secret.
+            peer.session.remember(0, os.urandom(SECRET_BYTES))
+            while owed := peer.session.due():
+                for body in owed:
+                    peer.send(body)
+            peer.until(lambda: peer.session.dice(0) is not None)  # White's secret came
+            soon(app, lambda: any(isinstance(r, OpeningDie) for r in driver.log), "the die")
+            table = driver.table
+            assert table.phase is Phase.OPENING
+            dice = peer.session.dice(0)
+            assert dice is not None and table.opening == (dice[0], None)
+        finally:
+            peer.close()
+
+
+def peer_draws(peer: Peer, app: App, draw: int, want: Callable[[tuple[int, int]], bool]) -> None:
+    """Black's half of ``draw``, its secret chosen (knowing White's, as only a test may) so
+    that the dice are as ``want`` says: the test scripts the game, the protocol is real."""
+    peer.until(lambda: any(isinstance(b, Commit) and b.draw == draw for b in peer.session.theirs))
+    assert app.remote is not None
+    white = app.remote.link.session.secret(draw)
+    assert white is not None
+    secret = os.urandom(SECRET_BYTES)
+    while not want(dice_of(peer.pairing.room, draw, white, secret)):
+        secret = os.urandom(SECRET_BYTES)
+    peer.session.remember(draw, secret)
+    while owed := peer.session.due():  # my commitment, then my secret
+        for body in owed:
+            peer.send(body)
+    peer.until(lambda: peer.session.dice(draw) is not None)  # and White's secret
+
+
+def sent(peer: Peer, at: int, action: Action) -> Callable[[], bool]:
+    return lambda: Intent(at, action) in peer.session.intents(WHITE)
+
+
+def test_the_other_boards_double_and_resignation_are_prompted_here_and_answered(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 3), tmp_path / "white")
+    hands = run.app.observer
+    assert isinstance(hands, Hands)
+    hands.waits = {Phase.DOUBLED, Phase.RESIGN_OFFERED}  # White's person reads them first
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
+            peer.send(Intent(3, Action.OPENING))
+            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            peer.until(lambda: any(i.at == 5 for i in peer.session.intents(WHITE)), 60)
+            peer.send(Intent(6, Action.DOUBLE))
+            soon(app, lambda: driver.table.phase is Phase.DOUBLED, "Black's double")
+            table = driver.table
+            assert driver.log[6] == CubeAction(BLACK, Cube.DOUBLE)
+            line = status(table, scene_of(table))
+            assert line.startswith("Black doubles: White takes (ROLL)") and "drops (CUBE)" in line
+            prompts = scene_of(table).prompts
+            assert (WHITE, ROLL, Meaning.TAKE) in prompts and (WHITE, CUBE, Meaning.DROP) in prompts
+            hands.waits.discard(Phase.DOUBLED)  # White takes
+            peer.until(sent(peer, 7, Action.TAKE))
+            peer.send(Intent(8, Action.ROLL))
+            peer_draws(peer, app, 2, lambda dice: dice[0] != dice[1])
+            soon(app, lambda: len(driver.log) > 8, "Black's roll")
+            peer.send(Intent(9, Action.RESIGN, result=1))
+            soon(app, lambda: driver.table.phase is Phase.RESIGN_OFFERED, "Black's resignation")
+            table = driver.table
+            line = status(table, scene_of(table))
+            assert line.startswith("Black offers to resign a single (2 points): White accepts")
+            prompts = scene_of(table).prompts
+            assert (WHITE, ROLL, Meaning.ACCEPT) in prompts
+            assert (WHITE, CUBE, Meaning.DECLINE) in prompts
+            hands.waits.discard(Phase.RESIGN_OFFERED)  # White accepts
+            peer.until(sent(peer, 10, Action.ACCEPT))
+            soon(app, lambda: driver.table.match.score == (2, 0), "the game's end")
+            assert driver.log[9:11] == [ResignOffered(BLACK, 1), ResignAnswered(WHITE, True)]
+        finally:
+            peer.close()

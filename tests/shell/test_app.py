@@ -5,13 +5,13 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from bgpi.app import JOURNAL_NAME, App, Hardware, _button_options, _pixel_options, _sensor_options
+from bgpi.app import App, Hardware, _button_options, _pixel_options, _sensor_options
 from bgpi.config import Config, parse
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.gpio import ChainSettings
 from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
 from bgpi.records import GameStarted, MatchStarted
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Phase
 from bgpi.words import BLACK, ROLL, ButtonName
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import JOURNAL_NAME, App
+from bgpi.app import App
 from bgpi.config import Config
 from bgpi.lights.render import render
 from bgpi.lights.scene import FAULT, Scene
 from bgpi.records import GameStarted, MatchStarted, OpeningRolled, Rolled
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from tests.shell.matches import play_match
 from tests.shell.test_app import SimHardware
 
@@ -73,7 +73,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
     "not SQLite": (not_sqlite, "is not a SQLite database: move it aside"),
     "empty": (empty, r"is empty \(0 bytes\)"),
     "corrupt": (corrupt, "is corrupt: .*move it aside"),
-    "newer": (newer, "schema version 99; this bgpi knows up to 1: use a newer bgpi"),
+    "newer": (newer, "schema version 99; this bgpi knows up to 2: use a newer bgpi"),
     "unappliable WAL": (unappliable_wal, "write-ahead log.* cannot be applied"),
     "a record that does not fit": (
         does_not_fit,

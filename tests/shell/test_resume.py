@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import JOURNAL_NAME
 from bgpi.driver import MemoryJournal
 from bgpi.hal.geometry import Geometry
 from bgpi.records import (
@@ -24,7 +23,7 @@ from bgpi.records import (
 )
 from bgpi.resume import complete, owed, resume
 from bgpi.sensing.board import capacities
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from bgpi.table import Phase, Table, TableConfig
 from tests.shell.matches import play_match
 from tests.shell.presses import moves_on

@@ -40,7 +40,7 @@ def test_an_illegal_play_accepted_by_rolling_goes_on_from_the_board() -> None:
     assert sim.scene.prompt(BLACK, ROLL) == "accept" and sim.scene.prompt(BLACK, CUBE) == "decline"
     assert status(sim.table, sim.scene) == (
         "White ended the turn on an illegal play (it blinks): Black accepts it by rolling "
-        "(ROLL) or demands the correction (CUBE)."
+        "(ROLL) or demands the correction (CUBE). The mistake: 2 pips, but the dice are 3 and 1."
     )
     sim.roll(BLACK)
     accepted, rolled = sim.driver.log[-2:]

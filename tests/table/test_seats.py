@@ -72,7 +72,7 @@ def test_the_seats_play_is_lit_move_by_move_and_the_hands_make_it() -> None:
     assert sim.scene.lifted == {1} and sim.scene.destinations == {7}
     assert sim.scene.prompts == ()  # no button of the engine's is lit, nor White's
     line = status(sim.table, sim.scene)
-    assert line.startswith("Black (engine) plays 6-5: 24/")
+    assert line.startswith("Black (engine) plays 6-5: 1/12.")  # printed: its own 24/13
     assert line.endswith("Move 1 of 2: from point 1 (blinking) to point 7.")
     follow_one(sim, BLACK)
     assert sim.scene.lifted == {7} and sim.scene.destinations == {12}

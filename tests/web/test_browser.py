@@ -126,7 +126,7 @@ def test_a_wrong_placement_lights_red_until_it_is_put_right(page: Page, server: 
     opening_roll(page)
     drag(page, 13, 11)  # 13 to 11 is no move of a 3-1
     wait_lit(page, 11, EXTRA, pixels="some")  # blinking: red on some phases
-    expect(page.locator("#status")).to_contain_text("The board is wrong")
+    expect(page.locator("#status")).to_contain_text("2 pips, but the dice are 3 and 1")
     page.wait_for_function(  # both turn lights blink the alert
         """() => [...document.querySelectorAll('.led[data-owner="turn.black"]')]
                  .some(led => led.dataset.rgb.startsWith("128,0,0"))"""

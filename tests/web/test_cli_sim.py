@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import ClientConnection
 
-from bgpi.app import JOURNAL_NAME
 from bgpi.cli import build_parser
 from bgpi.records import MatchStarted
-from bgpi.store import Journal
+from bgpi.store import JOURNAL_NAME, Journal
 from tests.web.webclient import get, receive_until, send, socket
 
 HELD = 1.2  # seconds: past the default long press (0.8 s)
@@ -121,3 +120,20 @@ def test_the_match_options_exclude_each_other() -> None:
     assert build_parser().parse_args(["sim", "--length", "7"]).length == 7
     with pytest.raises(SystemExit):
         build_parser().parse_args(["sim", "--length", "7", "--money"])
+
+
+@pytest.mark.parametrize(("option", "hints"), [("white", {0}), ("black", {1}), ("both", {0, 1})])
+def test_hints_are_given_on_the_command_line(option: str, hints: set[int]) -> None:
+    from bgpi.cli.simulated import with_hints  # noqa: PLC0415
+    from bgpi.config import parse  # noqa: PLC0415
+
+    args = build_parser().parse_args(["sim", "--hints", option, "--hint-level", "World Class"])
+    config = with_hints(parse({}), args)
+    assert config.seats.hints == hints and config.seats.hint_level == "worldclass"
+
+
+def test_a_wrong_hint_side_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["sim", "--hints", "grey"])
+    assert stopped.value.code == 2
+    assert "--hints: invalid choice: 'grey'" in capsys.readouterr().err

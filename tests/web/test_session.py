@@ -4,6 +4,7 @@ import pytest
 
 from bgpi.config import Config
 from bgpi.records import GameStarted, MatchStarted
+from bgpi.simtable import Fresh
 from bgpi.table import Phase
 from bgpi.web.run import new_session
 from bgpi.web.server import CommandError
@@ -40,7 +41,7 @@ def opening(session: SimSession) -> None:
 
 
 def test_a_new_session_chooses_the_match_with_the_checkers_set_up() -> None:
-    fresh = new_session(Config(), seed=SEED, defaults=MatchStarted(7))
+    fresh = new_session(Config(), seed=SEED, records=Fresh(MatchStarted(7)))
     assert fresh.sim.phase is Phase.CHOOSING and fresh.sim.driver.log == []
     assert fresh.sim.board.checkers(6) == (WHITE,) * 5  # set up while the match is chosen
     assert fresh.layout()["mode"] == "sim"

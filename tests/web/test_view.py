@@ -132,7 +132,10 @@ def test_the_status_says_what_the_table_waits_for() -> None:
     sim.roll(BLACK)
     sim.lift(13, WHITE)
     sim.place(11, WHITE)
-    assert status(sim.table, scene_of(sim.table)).startswith("The board is wrong")
+    assert status(sim.table, scene_of(sim.table)) == (
+        "White plays 3-1: 2 pips, but the dice are 3 and 1. Or ROLL ends the turn as it stands."
+        " Hold CUBE to resign."
+    )
     sim.lift(11, WHITE)
     sim.place(10, WHITE)
     sim.lift(6, WHITE)

@@ -593,8 +593,10 @@
     const qr = document.getElementById("remote-qr");
     const source = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(remote.qr)}`;
     if (qr.getAttribute("src") !== source) qr.src = source;
-    document.getElementById("remote-state").textContent =
-      remote.reason ? `${remote.state}: ${remote.reason}` : remote.state;
+    // The state's words (translated by the server), and its key for the colour beside them.
+    const line = document.getElementById("remote-state");
+    line.dataset.link = remote.state;
+    line.textContent = remote.reason ? `${remote.words}: ${remote.reason}` : remote.words;
   }
 
   // Choosing the next match: each option with its value; on the simulated board a press
@@ -789,12 +791,14 @@
     if (message.type === "layout") {
       layout = message;
       body.dataset.mode = layout.mode;
+      window.bgpiSound.configure(layout);
       document.getElementById("mode").textContent =
         layout.mode === "sim" ? "simulated board" : "companion of the board (read-only)";
       rebuild();
     } else if (message.type === "state") {
       state = message;
       if (layout) showState();
+      window.bgpiSound.hear(state);
     } else if (message.type === "frame") {
       if (layout) showFrame(message.pixels);
     } else if (message.type === "error") {
