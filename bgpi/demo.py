@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from bgpi.diagram import match_text
 from bgpi.driver import Journal
 from bgpi.engine import Engine, SeatKind, open_engine
 from bgpi.engine import Seat as SeatChoice
@@ -360,7 +361,8 @@ class _Printer:
             for record in sim.driver.log:
                 self.log.add(record)
             self.seen, self.printed = len(sim.driver.log), self.log.complete
-            say(f"resuming: {sim.match}")
+            where = "; ".join(match_text(sim.match, sim.table.names))  # in the players' names
+            say(_("resuming: {where}").format(where=where))
 
     def flush(self) -> None:
         records = self.sim.driver.log

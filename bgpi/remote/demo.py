@@ -16,8 +16,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bgpi.demo import PipPlayer
+from bgpi.diagram import match_text
 from bgpi.driver import Journal, MemoryJournal
 from bgpi.gamelog import GameLog
+from bgpi.i18n import _
 from bgpi.records import MatchStarted, OpeningDie, Record, Rolled, Seat
 from bgpi.remote.broker import Broker
 from bgpi.remote.hands import UnmadeIntentError, decide, make, make_theirs
@@ -144,7 +146,7 @@ def play_remote(
         say(f"{side_name(game.side)} at {game.broker}, room {game.pairing.room[:8]}")
         printer = _Printer(sim, say)
         player = PipPlayer()
-        for _ in range(MAX_STEPS):
+        for _turn in range(MAX_STEPS):
             printer.flush()
             if not _step(sim, link, player, game):
                 printer.flush()
@@ -207,7 +209,8 @@ class _Printer:
         self.log = GameLog()
         self.seen = self.printed = 0
         if len(sim.driver.log) > 1:
-            say(f"resuming: {sim.match}")
+            where = "; ".join(match_text(sim.match, sim.table.names))  # in the players' names
+            say(_("resuming: {where}").format(where=where))
 
     def flush(self) -> None:
         records = self.sim.driver.log

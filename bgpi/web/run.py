@@ -78,12 +78,12 @@ def new_session(
     advisor: Advisor | None = None,
 ) -> SimSession:
     """A simulated table for ``config`` with seeded dice: a new match (``records`` a
-    MatchStarted) with the checkers set up, or the match the records hold, the board standing as
-    they leave it; a fresh board where the player chooses the match (``records`` a
-    :class:`Fresh` with the defaults to show first, or None: the config's). ``engines`` play the
-    seats the match gives the engine and ``advisor`` gives the hints the config allows, both on
-    the engine's own thread: the page's loop never waits for gnubg, whose answers the table
-    takes at the next tick of the clock."""
+    MatchStarted) with the checkers set up, or the match the records hold, the board standing
+    as they leave it; a fresh board where the player chooses the match (``records`` a
+    :class:`~bgpi.simtable.Fresh`, or None: the config's match shown first). ``engines``
+    play the seats the match gives the engine and ``advisor`` gives the hints the config
+    allows, both on the engine's own thread: the page's loop never waits for gnubg, whose
+    answers the table takes at the next tick of the clock."""
     sim = SimTable(
         records if records is not None else Fresh(config.match_record()),
         options=SimOptions(

@@ -46,11 +46,10 @@ from bgpi.web.server import CommandError, Snapshot
 from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
 from bgpi.words import BUTTONS, COLOUR_NAMES, CUBE, PLAYERS, ROLL, ZONES, ButtonName, zone_name
 
-HELD_MARGIN: Final = 0.1  # seconds past the long press that a held press of the page lasts
-
 if TYPE_CHECKING:  # the engine's modules load only where a seat or a hint needs them
     from bgpi.engine.worker import EngineWorker
 
+HELD_MARGIN: Final = 0.1  # seconds past the long press that a held press of the page lasts
 MAX_CATCH_UP: Final = 1.0  # seconds of simulated time per step at most, should the loop stall
 
 

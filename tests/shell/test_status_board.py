@@ -122,3 +122,13 @@ def test_status_names_the_matchs_winner_once_it_is_over(
     winner = table.match.winner
     assert winner is not None
     assert capsys.readouterr().out.splitlines()[2] == f"the match is over: {NAMES[winner]} won it"
+
+
+def test_a_resumed_demo_says_where_it_stands_in_the_players_names() -> None:
+    memory = MemoryJournal()
+    play_match(MatchStarted(11, names=NAMES), seed=3, say=lambda _: None, journal=memory, games=1)
+    lines: list[str] = []
+    play_match(list(memory.records), seed=3, say=lines.append, journal=memory, games=1)
+    resumed = next(line for line in lines if line.startswith("resuming: "))
+    assert resumed.startswith("resuming: 11-point match; score: Ann ")
+    assert not re.search(r"\bplayer [01]\b", resumed)

@@ -98,6 +98,8 @@ def test_roll_on_half_a_play_is_dark_and_a_press_says_the_die_left(
 ) -> None:
     start(page, server, Position.initial(), WHITE, 3, 1)
     drag(page, 8, 5, slot=2)
+    # ROLL only once the table has seen the checker settle: the 3 is then greyed as used.
+    expect(page.locator('.die.used[data-value="3"]')).to_have_count(1)
     roll = page.locator('.led[data-owner="button.white.roll"]')
     expect(roll.first).to_have_attribute("data-rgb", "0,0,0")  # nothing to end yet
     page.keyboard.press("r")

@@ -45,6 +45,7 @@ def test_blacks_play_is_logged_in_the_numbers_on_the_board(page: Page, server: S
     opening_roll(page)
     drag(page, 8, 5, slot=2)
     drag(page, 6, 5)
+    expect(page.locator("#status")).to_contain_text("White has played 3-1")  # all settled
     page.locator('.button[data-player="0"][data-button="roll"] rect').click()
     expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
     page.keyboard.press("Shift+R")  # Black rolls
@@ -52,6 +53,8 @@ def test_blacks_play_is_logged_in_the_numbers_on_the_board(page: Page, server: S
     dice, play = server.call(quiet_play)
     for move in play.moves:  # Black's own numbers, put on the board where they are printed
         drag(page, zone_of(BLACK, move.src), zone_of(BLACK, move.dst))
+    # ROLL only once the table has seen the last checker settle (else the play is not complete).
+    expect(page.locator("#status")).to_contain_text("Black has played")
     page.keyboard.press("Shift+R")  # ends the turn
     expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
     written = printed_moves(BLACK, play.moves)

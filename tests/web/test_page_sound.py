@@ -110,6 +110,7 @@ def test_sound_is_off_by_default_and_the_switch_turns_it_on(page: Page, quiet: S
     expect(page.locator("body")).to_have_attribute("data-phase", "moving")
     drag(page, 8, 5, slot=2)
     drag(page, 6, 5)
+    expect(page.locator("#status")).to_contain_text("White has played 3-1")  # all settled
     page.locator('.button[data-player="0"][data-button="roll"] rect').click()
     wait_cues(page, 3)
     assert [entry["cue"] for entry in played(page)] == ["dice", "turn"]
