@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from bgpi.config import Config
 from bgpi.cues import Cue, pairs
+from bgpi.diagram import match_text
 from bgpi.driver import Driver
 from bgpi.hal import open_buttons, open_buzzer, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
@@ -255,11 +256,13 @@ class App:
                 self.hands.start(self.driver, journal, self.stop)
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
-            log.info("ready: %s, phase %s", table.match, table.phase.value)
+            # In the players' names, as `systemctl status bgpi` shows it to whoever looks.
+            where = f"{'; '.join(match_text(table.match, table.names))}; {table.phase.value}"
+            log.info("ready: %s", where)
             if self.on_ready:
                 self.on_ready()
             stack.callback(self.notifier.close)
-            self.notifier.ready(f"{table.match}, {table.phase.value}")
+            self.notifier.ready(where)
             request = waiting(table)  # a match resumed while the engine was to answer
             if request is not None:
                 self._ask(request)

@@ -1,9 +1,9 @@
 """Regenerate docs/screenshot.png: the page of `bgpi sim` after an opening play.
 
-White and Black roll for the opening (seeded dice: White 3, Black 1), White plays 8/5 6/5
-with the mouse and ends the turn with ROLL; Black rolls and lifts a checker from the 12
-point, held, so its legal destinations glow. Debian's chromium, headless, through Playwright
-for Python (no browser download)::
+The config's match is started on the fresh board; White and Black roll for the opening
+(seeded dice: White 3, Black 1), White plays 8/5 6/5 with the mouse and ends the turn with
+ROLL; Black rolls and lifts a checker from the 12 point, held, so its legal destinations
+glow. Debian's chromium, headless, through Playwright for Python (no browser download)::
 
     .venv/bin/python scripts/screenshot.py [--phone] [OUTPUT.png]
 
@@ -37,6 +37,10 @@ def main(output: Path, *, phone: bool = False) -> None:
         page = browser.new_page(viewport=PHONE if phone else DESKTOP, is_mobile=phone)
         page.goto(server.url)
         body = page.locator("body")
+        expect(body).to_have_attribute("data-phase", "choosing the match")
+        page.keyboard.down("r")  # ROLL held: the fresh board's match, as the config has it
+        page.wait_for_timeout(1000)
+        page.keyboard.up("r")
         expect(body).to_have_attribute("data-phase", "opening")
         page.keyboard.press("r")
         page.keyboard.press("Shift+R")

@@ -115,6 +115,7 @@ def test_the_event_loop_notifies_ready_feeds_the_watchdog_and_stops_feeding_when
         try:
             ready = systemd.wait_for("READY=1", timeout=60)
             assert "STATUS=5-point match" in ready[-1]
+            assert "White" in ready[-1] and "player 0" not in ready[-1]  # the players' names
             # The loop turns at least every 0.5 s; the watchdog is fed at most every 0.2 s.
             assert systemd.collect(2.0).count("WATCHDOG=1") >= 3
             hang.set()

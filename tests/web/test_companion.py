@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page, expect
 from websockets.exceptions import InvalidStatus
 
 from bgpi.app import App, Hardware
@@ -135,3 +136,20 @@ def test_a_companion_bound_to_the_network_needs_its_token(tmp_path: Path) -> Non
     finally:
         companion.close()
         companion.close()
+
+
+def test_the_companion_page_shows_the_options_being_chosen_read_only(
+    running: tuple[Board, Companion], page: Page
+) -> None:
+    board, companion = running
+    assert companion.address is not None
+    page.goto(companion.address.url)
+    expect(page.locator("body")).to_have_attribute("data-phase", "choosing the match")
+    expect(page.locator("#choose-box")).to_be_visible()
+    expect(page.locator("#choose-options tr.shown td.value")).to_have_text("a 5-point match")
+    expect(page.locator("#choose-options tr")).to_have_count(3)
+    expect(page.locator("#choose-options button")).to_have_count(0)  # read-only
+    expect(page.locator("#choose-start")).to_be_hidden()
+    board.hold(WHITE)  # chosen at the board: the match starts, the options go
+    expect(page.locator("body")).to_have_attribute("data-phase", "setup")
+    expect(page.locator("#choose-box")).to_be_hidden()

@@ -117,6 +117,8 @@ def test_three_borne_off_with_two_one_is_flagged_on_roll(
     start(page, server, low, WHITE, 2, 1)
     for point in (1, 2, 3):
         to_tray(page, point)
+    # The page shows the third checker off; ROLL only once the table has seen it settle too.
+    server.call(lambda session: session.sim.advance(0.2))
     page.keyboard.press("r")
     expect(page.locator("#status")).to_contain_text(
         "3 checkers borne off, but this roll bears off at most 2"
