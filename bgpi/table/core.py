@@ -465,8 +465,9 @@ class Table:
 
         One move at a time, never to a later step the board seems to show: visible moves
         can add up to a change the sensors cannot see (6/4 then 4/off from a point fuller
-        than its switches reads as the start; so does 6/4* then 4/off while the hit blot is
-        on the bar and the hand still holds the hitter). A board that looks like a later
+        than its switches reads as the start; 6/4* then 4/off as the hit blot on the bar
+        with the hitter still in the hand; 8/5 then 5/off as the checker from the 8-point
+        in the hand). A board that looks like a later
         step is no sign the hands got there; counting it committed the play before its
         checkers moved, and the board and the journal parted for good (a remote match then
         stopped at a later play that no board could show)."""

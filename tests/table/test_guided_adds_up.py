@@ -1,6 +1,7 @@
 """A guided play whose visible moves add up to a change the sensors cannot see: 6/4 then
-4/off from a point fuller than its switches reads as the start. The board showing the start
-is no sign that the play was made: the table lights each move until the hands make it, and
+4/off from a point fuller than its switches reads as the start; 8/5 then 5/off reads as the
+checker from the 8-point still in the hand. A board that reads as a later step is no sign
+that the hands got there: the table lights each move until the hands make it, and
 commits the play only after its checkers moved, so the board and the journal stay one.
 
 Found by playing many seeded positions through the hands that make the other board's play
@@ -35,6 +36,9 @@ UNSEEN_SUM = (Move(6, 4, 2), Move(4, 0, 4))  # 6/4 (seen), 4/off (seen): togethe
 # holds the hitter.
 BLOT = Position.from_points({6: 8, 5: 3, 3: 4}, {12: 5, 13: 5, 14: 4, 21: 1})
 HIT_SUM = (Move(6, 4, 2, hit=True), Move(4, 0, 4))
+# No tall stack at all: 8/5 then 5/off reads as the checker from the 8-point still in the hand.
+IN_HAND = Position.from_points({8: 1, 6: 5, 5: 4, 4: 5}, {12: 5, 13: 5, 14: 5})
+IN_HAND_SUM = (Move(8, 5, 3), Move(5, 0, 5))
 SEATS = (Seat.REMOTE, Seat.PERSON)
 BOARD_ZONES = range(1, 27)  # the points and the bars: the zones that hold checkers here
 
@@ -89,6 +93,22 @@ def test_a_hit_blot_on_the_bar_before_the_hitter_lands_is_not_the_end_of_the_pla
     assert isinstance(at, Guided) and at.next_move == HIT_SUM[1] and plays(sim) == []
     sim.make_move(WHITE, HIT_SUM[1])
     assert plays(sim) == [Played.of(WHITE, HIT_SUM)] and board_is_journal(sim)
+
+
+def test_a_checker_in_the_hand_is_not_the_end_of_the_play_it_looks_like() -> None:
+    sim = rolled(IN_HAND, (5, 3), SEATS)
+    sim.driver.dispatch(Chosen(WHITE, IN_HAND_SUM, sim.clock()))
+    sim.advance()
+    sim.board.lift(8, WHITE)
+    sim.advance(1.0)  # the hand holds the checker: the board reads as the whole play
+    at = sim.table.at
+    assert isinstance(at, Guided) and at.next_move == IN_HAND_SUM[0] and plays(sim) == []
+    sim.board.place(5, WHITE)
+    sim.advance()
+    at = sim.table.at
+    assert isinstance(at, Guided) and at.next_move == IN_HAND_SUM[1] and plays(sim) == []
+    sim.make_move(WHITE, IN_HAND_SUM[1])
+    assert plays(sim) == [Played.of(WHITE, IN_HAND_SUM)] and board_is_journal(sim)
 
 
 @pytest.mark.parametrize("seats", [SEATS, (Seat.REMOTE, Seat.ENGINE)])
