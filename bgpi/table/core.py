@@ -459,16 +459,24 @@ class Table:
         return replace(self, at=Moving(at.tracker, reading, near, said))
 
     def _guided_read(self, at: Guided, seen: Observation) -> Table:
-        """Move ``done`` forward to the last step the board shows, over visible moves only:
-        a move the sensors cannot see waits for the hands' word (or the wait), never skipped
-        because the board already looks like the step after it."""
-        done = at.done
-        for k in range(at.done + 1, len(at.steps)):
-            if k - 1 in at.unseen:
-                break
-            if self._shows(seen, at.steps[k]):
-                done = k
-        return self if done == at.done else replace(self, at=replace(at, done=done, since=None))
+        """Count the lit move made once the board shows the step after it, if the sensors
+        can see that move: one the sensors cannot see waits for the hands' word (or the
+        wait), never counted because the board already looks like the step after it.
+
+        One move at a time, never to a later step the board seems to show: visible moves
+        can add up to a change the sensors cannot see (6/4 then 4/off from a point fuller
+        than its switches reads as the start; 6/4* then 4/off as the hit blot on the bar
+        with the hitter still in the hand; 8/5 then 5/off as the checker from the 8-point
+        in the hand). A board that looks like a later
+        step is no sign the hands got there; counting it committed the play before its
+        checkers moved, and the board and the journal parted for good (a remote match then
+        stopped at a later play that no board could show)."""
+        following = at.done + 1
+        if at.done in at.unseen or following >= len(at.steps):
+            return self
+        if not self._shows(seen, at.steps[following]):
+            return self
+        return replace(self, at=replace(at, done=following, since=None))
 
     def _shows(self, observation: Observation, position: Position) -> bool:
         return check_board(observation, position, WHITE, self.config.caps).ok

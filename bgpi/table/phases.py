@@ -134,10 +134,12 @@ lit move the sensors cannot see; then the table counts it as made (see :class:`G
 class Guided:
     """A seat that is not a person here chose ``moves``; the hands here make them, lit one
     by one. ``steps`` are the positions (White's view) after each move, ``steps[0]`` the
-    start; ``done`` how many moves are made so far: it only moves forward, over moves the
-    board has shown. ``unseen`` holds the moves (their indices) the sensors cannot see: a
-    point fuller than its switches, a checker borne off without tray sensors, so the step
-    after the move reads as the step before it. Such a move, once lit, needs the word of the
+    start; ``done`` how many moves are made so far: it only moves forward, one move at a
+    time, as the board shows the step after the lit move (never skipping to a later step
+    the board seems to show: visible moves can add up to a change it cannot see).
+    ``unseen`` holds the moves (their indices) the sensors cannot see: a point fuller than
+    its switches, a checker borne off without tray sensors, so the step after the move reads
+    as the step before it. Such a move, once lit, needs the word of the
     hands that it is made: a short ROLL of a person at this board; where neither seat is a
     person here (two engines, say), nobody can press, so the table counts the move as made
     once the board has held the lit step for :data:`UNSEEN_WAIT` seconds (``since``: when it

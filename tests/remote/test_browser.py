@@ -59,7 +59,7 @@ def to_my_turn(session: RemoteSimSession) -> None:
         until(session, lambda: sim.phase is Phase.GUIDED, "Black's play lit")
         for move in sim.table.at.moves:  # type: ignore[union-attr]
             hand_move(session, BLACK, move)
-        sim.advance(0.2)
+            sim.advance(0.2)  # the board settles: a lit move counts once the board shows it
         until(session, lambda: isinstance(log[-1], Played), "Black's play committed")
         assert log[-1].player == BLACK  # type: ignore[union-attr]
         press(session, WHITE, "roll")  # and roll
