@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 from bgpi.engine.levels import Level
 from bgpi.engine.process import GNUBG
@@ -50,3 +51,15 @@ def hint(position_id: str, dice: tuple[int, int], level: Level) -> tuple[str, st
     label = re.search(r"\[([a-z ]+)\]\s*$", out, re.MULTILINE)
     assert best and label, out[-2000:]
     return best.group(1), label.group(1)
+
+
+def imported_score(mat: Path) -> str:
+    """What gnubg's ``show score`` prints after importing the ``.mat`` file ``mat``."""
+    return subprocess.run(
+        [GNUBG, "-t", "-q", "-r"],
+        input=f"import mat {mat}\nshow score\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout

@@ -3,7 +3,6 @@ journal exports to a .mat that gnubg imports."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from bgpi import engine
 from bgpi.cli import main
 from tests.engine.conftest import needs_gnubg
+from tests.engine.gnubg_cli import imported_score
 
 
 @needs_gnubg
@@ -24,14 +24,7 @@ def test_gnubg_against_gnubg_plays_a_match_that_gnubg_imports(
     assert final.startswith("final score: White ")
     mat = tmp_path / "m.mat"
     assert main(["export", "--state-dir", str(state), "-o", str(mat)]) == 0
-    out = subprocess.run(
-        ["/usr/games/gnubg", "-t", "-q", "-r"],
-        input=f"import mat {mat}\nshow score\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
+    out = imported_score(mat)
     white, black = (int(part.split()[-1]) for part in final.split(":")[1].split(","))
     assert f"is: White {white}, Black {black} (match to 3 points" in out
 

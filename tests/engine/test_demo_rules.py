@@ -5,7 +5,6 @@ sometimes makes an illegal play that the other accepts or has corrected."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from bgpi.records import GameEnded, IllegalAccepted, MatchStarted
 from bgpi.rules import GameResult, Position
 from bgpi.store import Journal
 from tests.engine.conftest import needs_gnubg
+from tests.engine.gnubg_cli import imported_score
 
 
 def demo(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
@@ -38,14 +38,7 @@ def test_a_resigned_gammon_is_scored_and_gnubg_imports_the_same_score(
     assert (end.result, end.points, end.resigned) == (int(GameResult.GAMMON), 4, True)
     mat = tmp_path / "m.mat"
     assert main(["export", "--state-dir", str(state), "-o", str(mat)]) == 0
-    imported = subprocess.run(
-        ["/usr/games/gnubg", "-t", "-q", "-r"],
-        input=f"import mat {mat}\nshow score\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
+    imported = imported_score(mat)
     assert "is: White 4, Black 0 (match to 3 points" in imported
 
 

@@ -3,7 +3,6 @@ table's own path (dice, hands on checkers, buttons), gnubg killed in the middle 
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from bgpi.demo import PipPlayer, play_match
@@ -14,6 +13,7 @@ from bgpi.records import GameEnded, MatchStarted, Played
 from bgpi.rules import Move, Play, Position, apply_move, legal_plays
 from bgpi.table import Ask, DecisionRequest, Intent, Phase, Table
 from tests.engine.conftest import needs_gnubg
+from tests.engine.gnubg_cli import imported_score
 
 pytestmark = needs_gnubg
 
@@ -67,14 +67,7 @@ def test_gnubg_plays_a_whole_match_every_play_legal_and_survives_a_kill(tmp_path
     # The journal exports to a .mat that gnubg imports.
     path = tmp_path / "match.mat"
     path.write_text(export_mat(sim.driver.log), encoding="utf-8")
-    out = subprocess.run(
-        ["/usr/games/gnubg", "-t", "-q", "-r"],
-        input=f"import mat {path}\nshow score\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
+    out = imported_score(path)
     games = sum(isinstance(r, GameEnded) for r in sim.driver.log)
     score = sim.match.score
     assert (

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bgpi.config import Config
@@ -13,9 +14,11 @@ from bgpi.records import MatchStarted, OpeningRolled, Played
 from bgpi.remote.broker import Broker
 from bgpi.remote.browser import RemoteSimSession
 from bgpi.remote.demo import RemoteGame, remote_board, seats_of
+from bgpi.remote.link import Link
 from bgpi.remote.pairing import Pairing
-from bgpi.rules import BAR, OFF, Move, Position, legal_plays
+from bgpi.rules import BAR, OFF, Move, Play, Position, legal_plays
 from bgpi.sensing.board import zone_of
+from bgpi.simtable import SimTable
 from bgpi.table import Phase
 from bgpi.web.server import CommandError
 from bgpi.words import BLACK, WHITE
@@ -66,7 +69,20 @@ def to_my_turn(session: RemoteSimSession) -> None:
         until(session, lambda: sim.phase is Phase.MOVING, "my roll")
 
 
-def test_a_person_in_the_browser_plays_a_remote_board(mosquitto: Mosquitto, tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class MyTurn:
+    """White's turn at the page, against a ``bgpi demo --remote`` Black: the first legal play
+    of White's roll made with the page's hands and settled, not yet ended."""
+
+    sim: SimTable
+    link: Link
+    session: RemoteSimSession
+    black: Board
+    play: Play
+
+
+@contextmanager
+def my_play_made(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[MyTurn]:
     black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
     game = RemoteGame(Broker.parse(mosquitto.url), Pairing(CODE), WHITE, 1, patience=60)
     match = replace(MatchStarted(1), seats=seats_of(WHITE))
@@ -75,23 +91,29 @@ def test_a_person_in_the_browser_plays_a_remote_board(mosquitto: Mosquitto, tmp_
         with remote_board(game, match, tmp_path / "white") as (sim, link):
             sim.setup()
             session = RemoteSimSession(sim, config.ledmap, config.style, link)
-            log = sim.driver.log
             to_my_turn(session)
             assert sim.match.dice is not None
             play = legal_plays(sim.table.mover_view, sim.match.dice)[0]
             for move in play.moves:
                 hand_move(session, WHITE, move)
             sim.advance(0.2)  # the board settles (the page's clock would let the time pass)
-            press(session, WHITE, "roll")  # the end of my turn
-            mine = len(log) - 1
-            made = log[mine]
-            assert isinstance(made, Played) and made.player == WHITE
-            assert sorted(made.moves) == sorted(Played.of(WHITE, play.moves).moves)
-            until(session, lambda: any(i.at == mine for i in link.session.intents(WHITE)), "sent")
-            black.wait_for(lambda records: len(records) > mine, "my play at Black's board")
-            assert black.records()[1 : mine + 1] == log[1 : mine + 1]  # alike, but for the seats
+            yield MyTurn(sim, link, session, black, play)
     finally:
         print(black.kill())  # shown when the test fails
+
+
+def test_a_person_in_the_browser_plays_a_remote_board(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    with my_play_made(mosquitto, tmp_path) as turn:
+        session, log = turn.session, turn.sim.driver.log
+        press(session, WHITE, "roll")  # the end of my turn
+        mine = len(log) - 1
+        made = log[mine]
+        assert isinstance(made, Played) and made.player == WHITE
+        assert sorted(made.moves) == sorted(Played.of(WHITE, turn.play.moves).moves)
+        intents = turn.link.session.intents
+        until(session, lambda: any(i.at == mine for i in intents(WHITE)), "sent")
+        turn.black.wait_for(lambda records: len(records) > mine, "my play at Black's board")
+        assert turn.black.records()[1 : mine + 1] == log[1 : mine + 1]  # alike, but the seats
 
 
 def test_black_cannot_roll_its_opening_die_before_white(
@@ -126,44 +148,30 @@ def test_an_illegal_play_against_a_remote_board_is_corrected_never_sent(
 ) -> None:
     """The other board cannot check a play its rules refuse, so ROLL does not end the turn
     on an illegal board; the status says why, and once corrected the play goes across."""
-    black = Board(mosquitto.url, "black", tmp_path / "black", length=1).start()
-    game = RemoteGame(Broker.parse(mosquitto.url), Pairing(CODE), WHITE, 1, patience=60)
-    match = replace(MatchStarted(1), seats=seats_of(WHITE))
-    config = Config()
-    try:
-        with remote_board(game, match, tmp_path / "white") as (sim, link):
-            sim.setup()
-            session = RemoteSimSession(sim, config.ledmap, config.style, link)
-            log = sim.driver.log
-            to_my_turn(session)
-            assert sim.match.dice is not None
-            play = legal_plays(sim.table.mover_view, sim.match.dice)[0]
-            for move in play.moves:
-                hand_move(session, WHITE, move)
-            sim.advance(0.2)
-            extra = extra_move(play.result)
-            hand_move(session, WHITE, extra)  # one checker too many moved: illegal
-            sim.advance(0.2)
-            before = len(log)
-            press(session, WHITE, "roll")
-            sim.advance(0.2)
-            session.follow()
-            assert sim.phase is Phase.MOVING and len(log) == before  # nothing made, nothing sent
-            line = session_status(session)
-            assert "an illegal play is always corrected" in line, line
-            assert "ROLL ends the turn" not in line
-            hand_move(session, WHITE, Move(extra.dst, extra.src, 1))  # the correction
-            sim.advance(0.2)
-            press(session, WHITE, "roll")
-            until(session, lambda: len(log) > before, "my play committed")
-            made = log[before]
-            assert isinstance(made, Played) and made.player == WHITE
-            assert sorted(made.moves) == sorted(Played.of(WHITE, play.moves).moves)
-            until(session, lambda: any(i.at == before for i in link.session.intents(WHITE)), "sent")
-            black.wait_for(lambda records: len(records) > before, "my play at Black's board")
-            assert black.records()[before] == made
-    finally:
-        print(black.kill())  # shown when the test fails
+    with my_play_made(mosquitto, tmp_path) as turn:
+        sim, session, log = turn.sim, turn.session, turn.sim.driver.log
+        extra = extra_move(turn.play.result)
+        hand_move(session, WHITE, extra)  # one checker too many moved: illegal
+        sim.advance(0.2)
+        before = len(log)
+        press(session, WHITE, "roll")
+        sim.advance(0.2)
+        session.follow()
+        assert sim.phase is Phase.MOVING and len(log) == before  # nothing made, nothing sent
+        line = session_status(session)
+        assert "an illegal play is always corrected" in line, line
+        assert "ROLL ends the turn" not in line
+        hand_move(session, WHITE, Move(extra.dst, extra.src, 1))  # the correction
+        sim.advance(0.2)
+        press(session, WHITE, "roll")
+        until(session, lambda: len(log) > before, "my play committed")
+        made = log[before]
+        assert isinstance(made, Played) and made.player == WHITE
+        assert sorted(made.moves) == sorted(Played.of(WHITE, turn.play.moves).moves)
+        intents = turn.link.session.intents
+        until(session, lambda: any(i.at == before for i in intents(WHITE)), "sent")
+        turn.black.wait_for(lambda records: len(records) > before, "my play at Black's board")
+        assert turn.black.records()[before] == made
 
 
 def session_status(session: RemoteSimSession) -> str:
