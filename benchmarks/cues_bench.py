@@ -2,7 +2,7 @@
 
 A seeded demo match is played on the simulated table while every step the driver takes is
 recorded (the table before it and the step). Then, for the same steps, the time of
-:func:`bgpi.cues.step_cues` (what the driver now asks of every step, sound on or off) is
+:func:`bgpi.present.cues.step_cues` (what the driver now asks of every step, sound on or off) is
 measured against the time of the table's own step (``Table.handle``), the work the loop does
 anyway, both in the same run. A ratio well under 1 means the cues add little to a step.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 import time
 
-from bgpi.cues import step_cues
-from bgpi.demo import PipPlayer, act
-from bgpi.records import MatchStarted
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.journal.records import MatchStarted
+from bgpi.present.cues import step_cues
+from bgpi.sim.demo import PipPlayer, act
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Event, Step, Table
 
 SEED = 3

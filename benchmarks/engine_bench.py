@@ -27,16 +27,16 @@ import sys
 import tempfile
 import time
 
-from bgpi.demo import PipPlayer, act
+from bgpi.base.words import ROLL
 from bgpi.engine import GnubgEngine, Level
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.seats import gnubg_advisor
 from bgpi.engine.worker import EngineWorker
-from bgpi.records import MatchStarted, Seat
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.journal.records import MatchStarted, Seat
+from bgpi.sim.demo import PipPlayer, act
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Ask, DecisionRequest, Phase, Table
 from bgpi.table.seats import SeatAnswer
-from bgpi.words import ROLL
 
 PI_ZERO_2W_FACTOR = 10.0
 SEED = 11

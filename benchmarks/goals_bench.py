@@ -9,7 +9,7 @@ start-up).
 - a committed play checked against the tracker's index, against generating the plays again;
 - ``legal_plays`` against GNU Backgammon's C move generator (``GenerateMoves`` in the gnubg
   package of the dev extra, called through ctypes), side by side on the same positions;
-- ``import bgpi.app`` (CPU time, less the interpreter's own start) and ``bgpi run`` ready on
+- ``import bgpi.service.app`` (CPU time, less the interpreter's own start) and ``bgpi run`` ready on
   the simulator, both from source and from bytecode.
 
 Figures are medians of repeated runs (a percentile over rolls takes each roll's best of
@@ -35,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from bgpi.hal.geometry import Geometry
+from bgpi.base.geometry import Geometry
 from bgpi.rules import Position, legal_plays
 from bgpi.rules.result import game_result
 from bgpi.sensing.board import capacities, observe
@@ -250,11 +250,12 @@ def start_up(runs: int) -> None:
         ready(state, compiled)  # writes the bytecode of everything start-up imports
         for label, env in (("from source", source), ("from bytecode", compiled)):
             base = min(interpreter("pass", env) for _ in range(runs))
-            app = min(interpreter("import bgpi.app", env) for _ in range(runs)) - base
+            app = min(interpreter("import bgpi.service.app", env) for _ in range(runs)) - base
             ups = [ready(state, env) for _ in range(5)]
             up = statistics.median(ups)
             print(
-                f"{label}: import bgpi.app {app * 1e3:.0f} ms CPU ({app / 0.150:.2f} of the "
+                f"{label}: import bgpi.service.app {app * 1e3:.0f} ms CPU "
+                f"({app / 0.150:.2f} of the "
                 f"150 ms goal); bgpi run ready on the simulator: median {up * 1e3:.0f} ms "
                 f"({up / 0.5:.2f} of the 0.5 s goal), best {min(ups) * 1e3:.0f} ms"
             )

@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgpi.records import MatchStarted, Played, Record, Rolled
-from bgpi.store import Journal
+from bgpi.journal.records import MatchStarted, Played, Record, Rolled
+from bgpi.journal.store import Journal
 
 STEPS = 300
 MATCHES = 200  # of the big journal

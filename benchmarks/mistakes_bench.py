@@ -14,7 +14,7 @@ import statistics
 import timeit
 from collections.abc import Callable
 
-from bgpi.hal.geometry import Geometry
+from bgpi.base.geometry import Geometry
 from bgpi.rules import Position, legal_plays
 from bgpi.rules.result import game_result
 from bgpi.sensing.board import Observation, capacities, observe

@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bgpi.records import MatchStarted, Played
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import MatchStarted, Played
 from bgpi.remote.broker import Broker
 from bgpi.remote.demo import seats_of
 from bgpi.remote.hands import make
@@ -31,10 +32,9 @@ from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.wire import Action, Body, Intent
-from bgpi.simtable import SimTable
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Chosen, Decided
 from bgpi.table import Intent as TableIntent
-from bgpi.words import BLACK, WHITE
 
 MOVES = ((24, 18, 6, False), (13, 8, 5, False))
 

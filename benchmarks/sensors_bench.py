@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT / "firmware"))
 
 from emulator import Emulator  # noqa: E402
 
-from bgpi.frame import SensorFrame  # noqa: E402
-from bgpi.geometry import Geometry  # noqa: E402
+from bgpi.base.frame import SensorFrame  # noqa: E402
+from bgpi.base.geometry import Geometry  # noqa: E402
 from bgpi.hal.api import FaultEvent, SensorEvent  # noqa: E402
 from bgpi.hal.gpio import ChainSettings, GpioSensors  # noqa: E402
 from bgpi.hal.serial import LinkSettings, SerialSensors  # noqa: E402

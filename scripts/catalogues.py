@@ -5,7 +5,7 @@ step with them, and compile the ``.mo`` files bgpi reads at run time.
     python scripts/catalogues.py --check   # list what is missing, untranslated or stale
 
 A sentence is marked by a call with literal arguments: ``_("...")``, ``N_("...")`` or
-``ngettext("...", "...", n)`` (:mod:`bgpi.i18n`). Updating adds the new sentences to every
+``ngettext("...", "...", n)`` (:mod:`bgpi.base.i18n`). Updating adds the new sentences to every
 catalogue untranslated, keeps the translations of the others and drops those the code no
 longer has; a translator then fills in the empty ``msgstr`` lines and runs it again.
 Babel (the dev extra) reads and writes the files; bgpi itself needs only ``gettext``.

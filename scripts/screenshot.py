@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the browser helpers of the tests drive the page here too
 
-from bgpi.config import Config  # noqa: E402
+from bgpi.service.config import Config  # noqa: E402
 from bgpi.web.run import SimServer, new_session  # noqa: E402
 from tests.web.browser import checker_centre, chromium, drag, slot_centre  # noqa: E402
 

@@ -33,7 +33,7 @@ def _english() -> Iterator[None]:
     """Every test reads English unless it chooses a language: the locale of the machine
     running the tests must not change what they see (``LANGUAGE`` is the first variable
     gettext reads), and a test that chose one leaves English behind."""
-    from bgpi import i18n  # noqa: PLC0415 (a test-wide fixture; bgpi loads in the test)
+    from bgpi.base import i18n  # noqa: PLC0415 (a test-wide fixture; bgpi loads in the test)
 
     os.environ["LANGUAGE"] = "en"
     i18n.use(i18n.ENGLISH)

@@ -13,19 +13,19 @@ import sys
 from collections.abc import Sequence
 
 from bgpi import __version__
-from bgpi.cli import board, configuration, engine, journal, rules, service, simulated
+from bgpi.base.i18n import AUTO, CHOICES, _, use
+from bgpi.cli import builder, configuration, engine, journal, rules, service, simulated
 from bgpi.cli.errors import FAILED, USAGE, CommandError, UsageError
-from bgpi.config import ConfigError, load
 from bgpi.hal.errors import one_line
-from bgpi.i18n import AUTO, CHOICES, _, use
-from bgpi.journalfile import JournalError
+from bgpi.journal.file import JournalError
+from bgpi.service.config import ConfigError, load
 
 __all__ = ["build_parser", "main"]
 
 log = logging.getLogger("bgpi")
 
 # In the order `bgpi --help` lists them: playing, the board itself, the journal, the rest.
-_GROUPS = (service, simulated, board, engine, journal, configuration, rules)
+_GROUPS = (service, simulated, builder, engine, journal, configuration, rules)
 
 
 def build_parser() -> argparse.ArgumentParser:

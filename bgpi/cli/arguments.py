@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgpi.config import Config
-from bgpi.i18n import N_, _
+from bgpi.base.i18n import N_, _
+from bgpi.service.config import Config
 
 if TYPE_CHECKING:
     from bgpi.engine.seats import Seat
-    from bgpi.records import MatchStarted
+    from bgpi.journal.records import MatchStarted
 
 Command = Callable[[Config, argparse.Namespace], int]
 # argparse's own type for add_subparsers' result is private; each module adds its commands.
@@ -65,7 +65,7 @@ def share(text: str) -> float:
 
 
 def journal_path(config: Config, args: argparse.Namespace) -> Path:
-    from bgpi.store import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.journal.store import JOURNAL_NAME  # noqa: PLC0415 (each command loads what it needs)
 
     return config.state_dir(args.state_dir) / JOURNAL_NAME
 
@@ -77,7 +77,7 @@ def say(text: str) -> None:
 def chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
     """The config's match, with the command line's ``--length`` or ``--money`` over it; a
     money session drops the options that exist only in money play's absence and vice versa."""
-    from bgpi.records import MatchStarted  # noqa: PLC0415
+    from bgpi.journal.records import MatchStarted  # noqa: PLC0415
 
     base = config.match_record()
     length = 0 if args.money else (args.length if args.length is not None else base.length)

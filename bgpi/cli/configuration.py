@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bgpi.base.i18n import _
 from bgpi.cli.arguments import Commands
 from bgpi.cli.errors import OK
-from bgpi.config import Config, show
-from bgpi.i18n import _
+from bgpi.service.config import Config, show
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from bgpi.base.i18n import N_, _
 from bgpi.cli.arguments import Commands, add_command, bounded, journal_path, level
 from bgpi.cli.errors import OK, CommandError
-from bgpi.config import Config
-from bgpi.i18n import N_, _
-from bgpi.phrases import PHASES, player
+from bgpi.present.phrases import PHASES, player
+from bgpi.service.config import Config
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -45,9 +45,9 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
 
 
 def _analyse(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.analysis import AnalysisStore, analysed, report  # noqa: PLC0415
     from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.engine.analysis import AnalysisStore, analysed, report  # noqa: PLC0415
+    from bgpi.journal.store import Journal  # noqa: PLC0415
 
     path = journal_path(config, args)
     if not path.exists():
@@ -76,10 +76,10 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
 
 
 def _hint(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.app import table_config  # noqa: PLC0415
     from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
     from bgpi.engine.hints import hint  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.journal.store import Journal  # noqa: PLC0415
+    from bgpi.service.app import table_config  # noqa: PLC0415
     from bgpi.table import Table  # noqa: PLC0415
 
     path = journal_path(config, args)

@@ -8,11 +8,11 @@ import logging
 import sys
 from pathlib import Path
 
+from bgpi.base.i18n import N_, _
 from bgpi.cli.arguments import Commands, add_command, bounded, journal_path
 from bgpi.cli.errors import OK, CommandError
-from bgpi.config import Config
-from bgpi.i18n import N_, _
-from bgpi.phrases import PHASES, players
+from bgpi.present.phrases import PHASES, players
+from bgpi.service.config import Config
 
 log = logging.getLogger("bgpi")
 
@@ -33,8 +33,8 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
 
 
 def _export(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.export import export_mat  # noqa: PLC0415 (each command loads what it needs)
-    from bgpi.store import Journal, corrupt  # noqa: PLC0415
+    from bgpi.journal.export import export_mat  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.journal.store import Journal, corrupt  # noqa: PLC0415
 
     path = journal_path(config, args)
     with Journal.open(path, read_only=True) as journal:
@@ -54,10 +54,10 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 
 def _status(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.app import table_config  # noqa: PLC0415
-    from bgpi.diagram import board_text, match_text  # noqa: PLC0415
-    from bgpi.resume import resume  # noqa: PLC0415
-    from bgpi.store import Journal, corrupt  # noqa: PLC0415
+    from bgpi.journal.store import Journal, corrupt  # noqa: PLC0415
+    from bgpi.present.diagram import board_text, match_text  # noqa: PLC0415
+    from bgpi.service.app import table_config  # noqa: PLC0415
+    from bgpi.table.resume import resume  # noqa: PLC0415
 
     path = journal_path(config, args)
     with Journal.open(path, read_only=True) as journal:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from bgpi.base.i18n import ngettext
 from bgpi.cli.arguments import Commands, add_command
 from bgpi.cli.errors import OK, UsageError
-from bgpi.config import Config
-from bgpi.i18n import ngettext
+from bgpi.service.config import Config
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:

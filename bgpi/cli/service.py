@@ -6,10 +6,10 @@ import argparse
 import secrets
 import sys
 
+from bgpi.base.i18n import _
 from bgpi.cli.arguments import Commands, add_command, say
 from bgpi.cli.errors import UsageError
-from bgpi.config import Config
-from bgpi.i18n import _
+from bgpi.service.config import Config
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -30,13 +30,13 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
 
 
 def run(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.app import App  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.service.app import App  # noqa: PLC0415 (each command loads what it needs)
 
     if config.remote.broker and not config.remote.match:  # --match is the demo's, not run's
         raise UsageError(_("[remote] broker is set, but not the match code: set [remote] match"))
     app = App(config, config.state_dir(args.state_dir))
     if args.self_play:
-        from bgpi.selfplay import Hands, check_simulated  # noqa: PLC0415
+        from bgpi.sim.selfplay import Hands, check_simulated  # noqa: PLC0415
 
         try:
             check_simulated(config)

@@ -10,6 +10,7 @@ import secrets
 import sys
 from typing import TYPE_CHECKING
 
+from bgpi.base.i18n import N_, _
 from bgpi.cli.arguments import (
     Commands,
     add_command,
@@ -22,12 +23,11 @@ from bgpi.cli.arguments import (
     share,
 )
 from bgpi.cli.errors import OK, CommandError, UsageError
-from bgpi.config import Config
-from bgpi.i18n import N_, _
+from bgpi.service.config import Config
 
 if TYPE_CHECKING:
-    from bgpi.demo import Side
-    from bgpi.simtable import SimTable
+    from bgpi.sim.demo import Side
+    from bgpi.sim.simtable import SimTable
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -58,9 +58,9 @@ def _demo_match(
     config: Config, args: argparse.Namespace, seed: int, sides: tuple[Side, Side]
 ) -> SimTable:
     """The demo's match played (or resumed from the state directory's journal)."""
-    from bgpi.app import resume_records  # noqa: PLC0415 (each command loads what it needs)
-    from bgpi.demo import play_match  # noqa: PLC0415
-    from bgpi.store import Journal  # noqa: PLC0415
+    from bgpi.journal.store import Journal  # noqa: PLC0415
+    from bgpi.service.app import resume_records  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.sim.demo import play_match  # noqa: PLC0415
 
     match = chosen_match(config, args)
     games = args.games if args.games is not None else (3 if not match.length else None)
@@ -78,8 +78,8 @@ def _demo_match(
 
 
 def _demo(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.demo import open_sides  # noqa: PLC0415
     from bgpi.engine import EngineError  # noqa: PLC0415
+    from bgpi.sim.demo import open_sides  # noqa: PLC0415
 
     if args.remote is not None:
         return _remote_demo(config, args)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from bgpi.records import Record
+from bgpi.journal.records import Record
 from bgpi.rules import Match, Play, Position
 from bgpi.rules.result import GameResult
 

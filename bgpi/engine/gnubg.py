@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from bgpi.base.i18n import N_
 from bgpi.engine.api import (
     CubeAnswer,
     CubeDecision,
@@ -19,9 +20,8 @@ from bgpi.engine.api import (
 from bgpi.engine.check import checked_play
 from bgpi.engine.levels import Level
 from bgpi.engine.process import GnubgProcess
-from bgpi.export import export_mat
-from bgpi.i18n import N_
-from bgpi.records import Record
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import Record
 from bgpi.rules import Match, Play, Position
 from bgpi.rules.result import GameResult
 

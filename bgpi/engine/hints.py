@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from bgpi.base.i18n import _
 from bgpi.engine.api import CubeAnswer, Engine, EngineError, EngineMissingError
-from bgpi.i18n import _
-from bgpi.numbering import printed_moves
+from bgpi.present.numbering import printed_moves
 from bgpi.rules import Match, Play
 from bgpi.table import Advice, Hinted, HintKind, HintRequest, Moving, Phase, Table
 from bgpi.table.hints import WORDS

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from bgpi.i18n import _
+from bgpi.base.i18n import _
 
 # gnubg's move filters, per evaluation ply, per lower ply: (accept, extra, threshold).
 # accept -1 skips that lower ply. From gnubg's movefilters.inc.

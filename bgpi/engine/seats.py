@@ -11,13 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from bgpi.base.i18n import _
 from bgpi.engine.api import Engine, EngineMissingError
 from bgpi.engine.gnubg import GnubgEngine
 from bgpi.engine.hints import Advisor
 from bgpi.engine.levels import Level
 from bgpi.engine.process import find_gnubg
 from bgpi.engine.simple import SimpleEngine
-from bgpi.i18n import _
 
 
 class SeatKind(Enum):

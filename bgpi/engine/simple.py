@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bgpi.engine.api import CubeAnswer, CubeDecision, EngineError, MatchAnalysis
-from bgpi.records import Record
+from bgpi.journal.records import Record
 from bgpi.rules import BAR, Match, Play, Position, legal_plays
 from bgpi.rules.result import GameResult
 

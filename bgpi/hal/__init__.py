@@ -9,6 +9,27 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import (
+    BAR_BLACK,
+    BAR_WHITE,
+    BLACK,
+    BUTTONS,
+    CUBE,
+    PLAYERS,
+    POINTS,
+    RGB,
+    ROLL,
+    TRAY_BLACK,
+    TRAY_WHITE,
+    WHITE,
+    ZONES,
+    ButtonName,
+    Zone,
+    bar_zone,
+    tray_zone,
+    zone_name,
+)
 from bgpi.hal.api import (
     ButtonEvent,
     Buttons,
@@ -31,30 +52,9 @@ from bgpi.hal.errors import (
     PixelFrameError,
     UnknownBackendError,
 )
-from bgpi.hal.geometry import Geometry
 from bgpi.hal.pins import PinMap
 from bgpi.hal.registry import Kind, Settings, names
 from bgpi.hal.registry import backend as find_backend
-from bgpi.words import (
-    BAR_BLACK,
-    BAR_WHITE,
-    BLACK,
-    BUTTONS,
-    CUBE,
-    PLAYERS,
-    POINTS,
-    RGB,
-    ROLL,
-    TRAY_BLACK,
-    TRAY_WHITE,
-    WHITE,
-    ZONES,
-    ButtonName,
-    Zone,
-    bar_zone,
-    tray_zone,
-    zone_name,
-)
 
 SENSOR_BACKENDS: Final = names(Kind.SENSORS)
 BUTTON_BACKENDS: Final = names(Kind.BUTTONS)

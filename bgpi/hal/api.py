@@ -14,9 +14,9 @@ from types import TracebackType
 from typing import Protocol, Self
 
 # SensorFrame lives at the bottom of the house (the core counts frames); re-exported here.
-from bgpi.frame import SensorFrame
+from bgpi.base.frame import SensorFrame
+from bgpi.base.words import BUTTONS, PLAYERS, RGB, ButtonName
 from bgpi.hal.errors import PixelFrameError
-from bgpi.words import BUTTONS, PLAYERS, RGB, ButtonName
 
 Clock = Callable[[], float]
 

@@ -27,7 +27,7 @@ from bgpi.hal.gpio import gpiozero_module, open_device
 log = logging.getLogger(__name__)
 
 # TonalBuzzer plays an octave either side of its middle tone: 440-1760 Hz, where a piezo is
-# loud enough (bgpi.cues writes its tunes in this range; a test keeps the two equal).
+# loud enough (bgpi.present.cues writes its tunes in this range; a test keeps the two equal).
 MID_HZ: Final = 880.0
 OCTAVES: Final = 1
 MAX_QUEUED: Final = 4  # tunes waiting; more are dropped, since a late cue says nothing

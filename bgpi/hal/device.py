@@ -17,7 +17,7 @@ import threading
 from abc import abstractmethod
 from typing import ClassVar
 
-from bgpi.frame import SensorFrame
+from bgpi.base.frame import SensorFrame
 from bgpi.hal.api import Clock, Closing, Emit, FaultEvent, SensorEvent
 from bgpi.hal.errors import BackendClosedError, HalError, one_line
 

@@ -4,7 +4,7 @@ type a caller would expect, so ``except ValueError`` still catches bad configura
 from __future__ import annotations
 
 # A bad wiring map is the geometry's error, raised by the pure core too; re-exported here.
-from bgpi.geometry import GeometryError
+from bgpi.base.geometry import GeometryError
 
 
 class HalError(Exception):

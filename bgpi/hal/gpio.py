@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final, TypeVar
 
+from bgpi.base.words import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName
 from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorFrame
 from bgpi.hal.device import LinkDownError, ScannedSensors
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
 from bgpi.hal.pins import PinMap
-from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName
 
 log = logging.getLogger(__name__)
 

@@ -26,10 +26,10 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol
 
+from bgpi.base.words import RGB
 from bgpi.hal.api import Closing, check_frame
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
 from bgpi.hal.pins import SPI1_MOSI, SPI_MOSI_BUSES, led_pin_error
-from bgpi.words import RGB
 
 Wiring = Literal["spi", "pwm"]
 

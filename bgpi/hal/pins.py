@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Final
 
-from bgpi.i18n import _
-from bgpi.words import BLACK, WHITE, ButtonName
+from bgpi.base.i18n import _
+from bgpi.base.words import BLACK, WHITE, ButtonName
 
 # The hardware SPI0 pins; a chain wired elsewhere works through gpiozero's (slow) software SPI.
 SPI0_SCLK: Final = 11

@@ -20,6 +20,18 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from bgpi.base.geometry import Entry, Geometry
+from bgpi.base.words import (
+    COLOUR_NAMES,
+    PLAYERS,
+    POINTS,
+    RGB,
+    ZONE_INDEX_SIZE,
+    ZONES,
+    ButtonName,
+    Zone,
+    zone_name,
+)
 from bgpi.hal.api import (
     ButtonEvent,
     Clock,
@@ -31,18 +43,6 @@ from bgpi.hal.api import (
     check_frame,
 )
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, HalError
-from bgpi.hal.geometry import Entry, Geometry
-from bgpi.words import (
-    COLOUR_NAMES,
-    PLAYERS,
-    POINTS,
-    RGB,
-    ZONE_INDEX_SIZE,
-    ZONES,
-    ButtonName,
-    Zone,
-    zone_name,
-)
 
 Layout = Mapping[Zone, tuple[int, int]]
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
+from bgpi.base.words import COLOUR_NAMES
 from bgpi.lights.marks import ALL, Gauge, Mark, Span, Target
 from bgpi.lights.patterns import (
     CHASE,
@@ -91,7 +92,6 @@ from bgpi.lights.scene import (
     WRONG,
     Scene,
 )
-from bgpi.words import COLOUR_NAMES
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Which pixel of the strip lights what: the LED map.
 
 Every builder lays the strip differently, so the map is configuration. It gives, for each zone
-of :mod:`bgpi.geometry` (points 1-24, 25 white bar, 26 black bar, 27 white tray, 28 black
+of :mod:`bgpi.base.geometry` (points 1-24, 25 white bar, 26 black bar, 27 white tray, 28 black
 tray), the pixels along it from its base to its tip, and for each named area (:data:`AREAS`)
 its pixels from the first (where bar graphs start) to the last.
 
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Final
 
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, ZONES, zone_name
 from bgpi.lights.errors import LedMapError
 from bgpi.lights.marks import Target
-from bgpi.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, ZONES, zone_name
 
 AREAS: Final = (
     "cube.white",

@@ -14,7 +14,7 @@ from typing import Final, Literal
 from bgpi.lights.patterns import STEADY, Pattern
 
 Target = int | str
-"""A zone (1-28, as in :mod:`bgpi.geometry`) or an area name (``"cube.white"``)."""
+"""A zone (1-28, as in :mod:`bgpi.base.geometry`) or an area name (``"cube.white"``)."""
 
 
 @dataclass(frozen=True, slots=True)

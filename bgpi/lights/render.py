@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
+from bgpi.base.words import RGB
 from bgpi.lights.compose import compose
 from bgpi.lights.errors import PowerBudgetError
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.patterns import PHASES, Pattern
 from bgpi.lights.scene import Scene
 from bgpi.lights.style import Style
-from bgpi.words import RGB
 
 __all__ = [
     "DARK",

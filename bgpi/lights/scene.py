@@ -4,7 +4,7 @@ The table builds a scene from its state; the renderer (:mod:`bgpi.lights.render`
 pixel colours. A scene says nothing about pixels, colours or time, so the table never needs to
 know how the board is wired or what blinks.
 
-Zones are the board's printed numbering (:mod:`bgpi.geometry`): points 1-24, 25 the white
+Zones are the board's printed numbering (:mod:`bgpi.base.geometry`): points 1-24, 25 the white
 bar, 26 the black bar, 27 the white tray, 28 the black tray. Players are 0 (White), 1 (Black).
 """
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from bgpi.base.words import BUTTONS, COLOUR_NAMES, PLAYERS, TRAY_BLACK, ZONES, zone_name
 from bgpi.lights.errors import SceneError
-from bgpi.words import BUTTONS, COLOUR_NAMES, PLAYERS, TRAY_BLACK, ZONES, zone_name
 
 
 class Meaning(StrEnum):

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
+from bgpi.base.words import RGB
 from bgpi.lights.errors import StyleError
-from bgpi.words import RGB
 
 DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
     {

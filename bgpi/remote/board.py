@@ -16,11 +16,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
-from bgpi.config import Config
-from bgpi.driver import Driver
+from bgpi.base.i18n import N_, _
 from bgpi.hal.api import FaultEvent
-from bgpi.i18n import N_, _
-from bgpi.records import MatchStarted, OpeningDie, Played, Record, Rolled
+from bgpi.journal.records import MatchStarted, OpeningDie, Played, Record, Rolled
+from bgpi.journal.store import Journal
 from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
 from bgpi.remote.hands import UnmadeIntentError, decided
@@ -31,7 +30,8 @@ from bgpi.remote.session import Session
 from bgpi.remote.transport import Transport
 from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, decider, next_step
 from bgpi.remote.wire import Action, Intent
-from bgpi.store import Journal
+from bgpi.service.config import Config
+from bgpi.service.driver import Driver
 from bgpi.table import Chosen, Phase
 
 SOURCE = "remote"  # the fault's source on the LEDs and the page

@@ -16,26 +16,26 @@ from contextlib import ExitStack, suppress
 from dataclasses import replace
 from pathlib import Path
 
-from bgpi.config import Config
-from bgpi.i18n import _
+from bgpi.base.i18n import _
+from bgpi.base.words import ROLL, WHITE
+from bgpi.journal.records import MatchStarted
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
-from bgpi.phrases import SIDES
-from bgpi.records import MatchStarted
+from bgpi.present.phrases import SIDES
 from bgpi.remote.board import RemoteSeat, RemoteStatus
 from bgpi.remote.demo import RemoteGame, remote_board, seats_of
 from bgpi.remote.hands import make
 from bgpi.remote.link import Link
 from bgpi.remote.turns import decider
 from bgpi.remote.wire import Intent
-from bgpi.simtable import SimTable
+from bgpi.service.config import Config
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.linkview import remote_message
 from bgpi.web.run import Address, serve_sim
 from bgpi.web.server import CommandError, Snapshot
 from bgpi.web.session import SimSession
-from bgpi.words import ROLL, WHITE
 
 
 class RemoteSimSession(SimSession):

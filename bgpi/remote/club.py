@@ -16,8 +16,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bgpi.export import export_mat
-from bgpi.records import GameEnded, MatchStarted, Record
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import GameEnded, MatchStarted, Record
 from bgpi.remote.broker import Broker
 from bgpi.remote.transport import Message, Transport
 

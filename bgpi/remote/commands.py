@@ -6,12 +6,12 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bgpi.config import Config
-from bgpi.i18n import _
-from bgpi.phrases import players
-from bgpi.records import MatchStarted
+from bgpi.base.i18n import _
+from bgpi.journal.records import MatchStarted
+from bgpi.present.phrases import players
 from bgpi.remote.broker import Broker
 from bgpi.remote.pairing import Pairing, side_of
+from bgpi.service.config import Config
 
 if TYPE_CHECKING:
     from bgpi.remote.demo import RemoteGame

@@ -15,13 +15,11 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bgpi.demo import PipPlayer
-from bgpi.diagram import match_text
-from bgpi.driver import Journal, MemoryJournal
-from bgpi.gamelog import GameLog
-from bgpi.i18n import _
-from bgpi.phrases import players
-from bgpi.records import MatchStarted, OpeningDie, Record, Rolled, Seat
+from bgpi.base.i18n import _
+from bgpi.journal.records import MatchStarted, OpeningDie, Record, Rolled, Seat
+from bgpi.present.diagram import match_text
+from bgpi.present.gamelog import GameLog
+from bgpi.present.phrases import players
 from bgpi.remote.broker import Broker
 from bgpi.remote.hands import UnmadeIntentError, decide, make, make_theirs
 from bgpi.remote.link import Link
@@ -31,7 +29,9 @@ from bgpi.remote.session import Session
 from bgpi.remote.transport import Transport
 from bgpi.remote.turns import OutOfStepError, Todo, check_made, next_step
 from bgpi.remote.wire import Action, Intent
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.service.driver import Journal, MemoryJournal
+from bgpi.sim.demo import PipPlayer
+from bgpi.sim.simtable import SimOptions, SimTable
 
 MAX_STEPS = 50_000  # a runaway guard: a 25-point match needs far fewer
 
@@ -118,8 +118,8 @@ def _open_logs(
     """The match's journal, the message log, and the records to resume (none: a new match)."""
     if state_dir is None:
         return MemoryJournal(), stack.enter_context(MessageLog(":memory:")), []
-    from bgpi.store import JOURNAL_NAME  # noqa: PLC0415
-    from bgpi.store import Journal as Store  # noqa: PLC0415
+    from bgpi.journal.store import JOURNAL_NAME  # noqa: PLC0415
+    from bgpi.journal.store import Journal as Store  # noqa: PLC0415
 
     state_dir.mkdir(parents=True, exist_ok=True)
     journal = stack.enter_context(Store.open(state_dir / JOURNAL_NAME))

@@ -4,7 +4,7 @@ The same hands make either seat's intents: the local player's, decided here by t
 player, and the other board's, as they arrive. My play is made move by move and ended with my ROLL
 button, checked by the tracker like any other; the other board's play is lit move by move
 and the hands make it in that order, giving their word with my ROLL for a move the sensors
-cannot see (:func:`bgpi.demo.give_word`).
+cannot see (:func:`bgpi.sim.demo.give_word`).
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from bgpi.demo import PipPlayer, give_word
-from bgpi.records import Played
+from bgpi.base.words import ROLL
+from bgpi.journal.records import Played
 from bgpi.remote.wire import Action, Intent
 from bgpi.rules import GameResult, Move
-from bgpi.simtable import SimTable
+from bgpi.sim.demo import PipPlayer, give_word
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Chosen, Decided, Guided, Phase
 from bgpi.table import Intent as TableIntent
-from bgpi.words import ROLL
 
 
 class UnmadeIntentError(ValueError):

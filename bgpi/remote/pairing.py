@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Final
 
-from bgpi.words import BLACK, WHITE
+from bgpi.base.words import BLACK, WHITE
 
 ALPHABET: Final = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read out over the phone
 CODE_LENGTH: Final = 10  # 50 bits

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bgpi.records import MatchStarted
+from bgpi.journal.records import MatchStarted
 from bgpi.remote.fairdice import SECRET_BYTES, commitment, dice_of
 from bgpi.remote.pairing import Pairing, side_name
 from bgpi.remote.wire import (

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from bgpi.records import (
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import (
     CubeAction,
     OpeningDie,
     Played,
@@ -26,7 +27,6 @@ from bgpi.records import (
 )
 from bgpi.remote.wire import Action, Intent
 from bgpi.table import Phase, Rolling, Table
-from bgpi.words import BLACK, WHITE
 
 
 class Todo(Enum):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
-from bgpi.records import MatchStarted, from_json, to_json
+from bgpi.journal.records import MatchStarted, from_json, to_json
 from bgpi.remote.pairing import SIDE_NAMES, Pairing
 
 VERSION: Final = 1

@@ -1,7 +1,7 @@
 """What the sensors should see for a position, and how a sensed board differs from it.
 
 An *observation* is the number of closed reed switches per zone, a tuple indexed by zone as
-:meth:`bgpi.geometry.Geometry.counts` gives it: points 1-24 in the board's printed
+:meth:`bgpi.base.geometry.Geometry.counts` gives it: points 1-24 in the board's printed
 numbering, then the white and black bar and the optional trays. The switches cannot tell
 colour and a point saturates at its slots, so the expected observation of a position is the
 count of checkers of either colour per zone, capped at that zone's slots.
@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bgpi.geometry import Geometry
-from bgpi.rules.position import BAR, OFF, Position
-from bgpi.words import (
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import (
     BAR_BLACK,
     BAR_WHITE,
     BLACK,
@@ -29,6 +28,7 @@ from bgpi.words import (
     ZONES,
     zone_name,
 )
+from bgpi.rules.position import BAR, OFF, Position
 
 Observation = tuple[int, ...]
 

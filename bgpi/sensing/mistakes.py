@@ -8,7 +8,7 @@ board last showed (the reference: the start of the turn or the last legal partia
 names the most likely mistake as a :class:`Mistake`, an immutable value of a kind and the
 zones involved (the board's printed numbering). :func:`refusal` does the same for a ROLL
 pressed on a board that is not a complete play. :func:`mistake_words` is the one place the
-sentences are written, through :mod:`bgpi.i18n`.
+sentences are written, through :mod:`bgpi.base.i18n`.
 
 The kinds are tried from the most specific to the least, each by asking whether the board is
 exactly that mistake away from a legal state (a hit left undone is tested by putting the blot
@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
-from bgpi.i18n import N_, _, ngettext
+from bgpi.base.i18n import N_, _, ngettext
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, POINTS, TRAY_BLACK, TRAY_WHITE, WHITE
 from bgpi.rules import packed
 from bgpi.rules.position import BAR, OFF, Position
 from bgpi.sensing.board import BoardDiff, Observation, observe, zone_of
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, POINTS, TRAY_BLACK, TRAY_WHITE, WHITE
 
 HOME: Final = 6  # the mover's points 1-6: where every checker must be to bear off
 COLOURS: Final = (N_("White"), N_("Black"))

@@ -2,7 +2,8 @@
 events and steps (:mod:`.events`), its phases (:mod:`.phases`) and what each button does in
 each of them (:mod:`.buttons`)."""
 
-from bgpi.records import Seat
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import Seat
 from bgpi.rules import GameResult
 from bgpi.table.buttons import ROWS, Hold, Intent, Row, Who, active_rows, rows_of
 from bgpi.table.core import Held, Table
@@ -40,7 +41,6 @@ from bgpi.table.phases import (
     Setup,
 )
 from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
-from bgpi.words import BLACK, WHITE
 
 __all__ = [
     "BLACK",

@@ -3,7 +3,7 @@
 A row says: in this phase, this player's button, pressed short or held, means this
 (:class:`Intent`, what the table does; :class:`~bgpi.lights.scene.Meaning`, the light at the
 button; ``words``, the page's status line), when ``when`` allows it. Pressing
-(:meth:`bgpi.table.core.Table.handle`), the prompts in the scene (:mod:`bgpi.view`) and the
+(:meth:`bgpi.table.core.Table.handle`), the prompts in the scene (:mod:`bgpi.present.leds`) and the
 status line (:mod:`bgpi.web.view`) all read :func:`active_rows`, so a new gesture is one row
 and a prompt cannot say what a press does not do.
 
@@ -65,14 +65,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from bgpi.i18n import N_
+from bgpi.base.i18n import N_
+from bgpi.base.words import CUBE, PLAYERS, ROLL, WHITE, ButtonName
+from bgpi.journal.records import Seat
 from bgpi.lights.scene import Meaning
-from bgpi.records import Seat
 from bgpi.rules.errors import IllegalCubeActionError
 from bgpi.sensing.board import check_board
 from bgpi.sensing.tracker import Kind
 from bgpi.table.phases import Guided, Illegal, Moving, Opening, Phase
-from bgpi.words import CUBE, PLAYERS, ROLL, WHITE, ButtonName
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table

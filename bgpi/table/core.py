@@ -21,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from bgpi.i18n import _
-from bgpi.records import (
+from bgpi.base.i18n import _
+from bgpi.base.words import BLACK, ROLL, WHITE
+from bgpi.journal.records import (
     PEOPLE,
     Cube,
     CubeAction,
@@ -94,7 +95,6 @@ from bgpi.table.phases import (
     Setup,
 )
 from bgpi.table.seats import Chosen, Decided, waiting
-from bgpi.words import BLACK, ROLL, WHITE
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from bgpi.i18n import N_, _
+from bgpi.base.i18n import N_, _
+from bgpi.base.words import BLACK, WHITE
 from bgpi.rules import Move, Position, apply_move
 from bgpi.rules.errors import RulesError
 from bgpi.sensing.board import check_board
 from bgpi.table.phases import Phase
-from bgpi.words import BLACK, WHITE
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table

@@ -12,7 +12,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import Final
 
-from bgpi.i18n import N_
+from bgpi.base.i18n import N_
 from bgpi.rules import MatchRules
 from bgpi.rules.match import MAX_CUBE, MAX_LENGTH
 

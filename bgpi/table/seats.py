@@ -1,8 +1,9 @@
 """Seats that are not a person at this board: what the table asks of them and what they say.
 
-Each side of the board is a seat (:class:`~bgpi.records.Seat`, chosen with the match and
-journaled in its :class:`~bgpi.records.MatchStarted`): a person here, the engine, or a remote
-board. The buttons of a seat that is not a person here do nothing and are not lit; instead:
+Each side of the board is a seat (:class:`~bgpi.journal.records.Seat`, chosen with the
+match and journaled in its :class:`~bgpi.journal.records.MatchStarted`): a person here, the
+engine, or a remote board. The buttons of a seat that is not a person here do nothing and are
+not lit; instead:
 
 **The table asks.** Every :class:`~bgpi.table.events.Step` whose table waits for a decision
 of a non-person seat that the table before it did not wait for carries a
@@ -53,7 +54,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from bgpi.records import Seat
+from bgpi.journal.records import Seat
 from bgpi.rules import GameResult, Move
 from bgpi.table.buttons import Intent
 from bgpi.table.phases import (

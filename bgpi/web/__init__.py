@@ -6,6 +6,6 @@
 standard library and the ``websockets`` package, plain HTML, CSS and JavaScript, nothing to
 build and nothing fetched from the internet, which the board does not have.
 
-What the page shows is built by pure functions (:mod:`bgpi.web.view`, :mod:`bgpi.gamelog`)
+What the page shows is built by pure functions (:mod:`bgpi.web.view`, :mod:`bgpi.present.gamelog`)
 from the table, the records and the very pixel frame the LED strip gets.
 """

@@ -18,11 +18,12 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from bgpi.config import Config
-from bgpi.driver import Driver
-from bgpi.gamelog import current_match
-from bgpi.records import Record
-from bgpi.store import Journal
+from bgpi.base.words import RGB
+from bgpi.journal.records import Record
+from bgpi.journal.store import Journal
+from bgpi.present.gamelog import current_match
+from bgpi.service.config import Config
+from bgpi.service.driver import Driver
 from bgpi.table import Table
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.linkview import remote_message
@@ -30,7 +31,6 @@ from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
 from bgpi.web.server import Hub, Snapshot
 from bgpi.web.threads import LoopThread
 from bgpi.web.view import board_of_table, frame_message, layout_message, state_message
-from bgpi.words import RGB
 
 if TYPE_CHECKING:
     from bgpi.remote.board import RemoteStatus
@@ -39,7 +39,7 @@ LOOPBACK: Final = "127.0.0.1"
 
 
 class Companion:
-    """Serves the read-only page for the table of an :class:`~bgpi.app.App`; pass it as the
+    """Serves the read-only page for the table of an :class:`~bgpi.service.app.App`; pass it as the
     app's observer. Bound to a loopback address by default; to any other, with a token."""
 
     def __init__(self, config: Config, *, host: str = LOOPBACK, port: int = DEFAULT_PORT) -> None:
@@ -132,7 +132,7 @@ class Companion:
 def _analysis_lines(journal: Journal) -> list[str]:
     """gnubg's ratings of the current match so far, as stored after its last analysed game
     (read again with each new record; an analysis finishing later shows at the next one)."""
-    from bgpi.analysis import AnalysisStore, report  # noqa: PLC0415 (not on the way to ready)
+    from bgpi.engine.analysis import AnalysisStore, report  # noqa: PLC0415 (not on the way to ready)
 
     matches = journal.matches()
     if not matches:

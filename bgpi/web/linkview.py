@@ -8,8 +8,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from bgpi.i18n import _
-from bgpi.phrases import SIDES
+from bgpi.base.i18n import _
+from bgpi.present.phrases import SIDES
 from bgpi.remote.pairing import side_name
 from bgpi.web.qr import qr_svg
 

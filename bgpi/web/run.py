@@ -16,17 +16,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final, Self, TypeVar
 
-from bgpi.config import Config
-from bgpi.driver import Journal as JournalProtocol
+from bgpi.base.i18n import _
 from bgpi.engine import Engine
 from bgpi.engine.hints import Advisor
 from bgpi.engine.levels import Level
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.seats import gnubg_advisor, open_engines
 from bgpi.engine.worker import EngineWorker
-from bgpi.i18n import _
-from bgpi.records import MatchStarted, Record, Seat
-from bgpi.simtable import Advise, Fresh, SimOptions, SimSeat, SimTable
+from bgpi.journal.records import MatchStarted, Record, Seat
+from bgpi.service.config import Config
+from bgpi.service.driver import Journal as JournalProtocol
+from bgpi.sim.simtable import Advise, Fresh, SimOptions, SimSeat, SimTable
 from bgpi.table import DecisionRequest, HintRequest, Phase, Table, waiting
 from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
@@ -81,7 +81,7 @@ def new_session(
     """A simulated table for ``config`` with seeded dice: a new match (``records`` a
     MatchStarted) with the checkers set up, or the match the records hold, the board standing
     as they leave it; a fresh board where the player chooses the match (``records`` a
-    :class:`~bgpi.simtable.Fresh`, or None: the config's match shown first). ``engines``
+    :class:`~bgpi.sim.simtable.Fresh`, or None: the config's match shown first). ``engines``
     play the seats the match gives the engine and ``advisor`` gives the hints the config
     allows, both on the engine's own thread: the page's loop never waits for gnubg, whose
     answers the table takes at the next tick of the clock."""
@@ -162,8 +162,8 @@ def run_sim(
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
     ``state_dir``: an unfinished one resumes, else the player chooses a new one at the
     board, ``match`` (default: the config's) shown first."""
-    from bgpi.app import resume_records  # noqa: PLC0415 (the app's only when asked)
-    from bgpi.store import JOURNAL_NAME, Journal  # noqa: PLC0415
+    from bgpi.journal.store import JOURNAL_NAME, Journal  # noqa: PLC0415
+    from bgpi.service.app import resume_records  # noqa: PLC0415 (the app's only when asked)
 
     token = None if is_loopback(host) else new_token()
     with ExitStack() as stack:

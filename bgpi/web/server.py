@@ -24,8 +24,8 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from bgpi.export import MatExportError, export_mat
-from bgpi.records import Record
+from bgpi.journal.export import MatExportError, export_mat
+from bgpi.journal.records import Record
 from bgpi.web.addresses import phone_host
 from bgpi.web.auth import Guard
 from bgpi.web.qr import QrError, qr_svg

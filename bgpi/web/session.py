@@ -1,6 +1,6 @@
 """The simulated table played from the page: the mouse and keyboard are the hands.
 
-A :class:`SimSession` owns a :class:`~bgpi.simtable.SimTable` and lives on the web server's
+A :class:`SimSession` owns a :class:`~bgpi.sim.simtable.SimTable` and lives on the web server's
 loop: every command and every tick of the clock runs there, one at a time, so the table has
 one owner. The table's manual clock follows the wall clock (:meth:`SimSession.catch_up`), so
 the settle filter, long presses and blinking lights behave as on the real board.
@@ -33,18 +33,18 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
-from bgpi.gamelog import current_match
+from bgpi.base.i18n import _
+from bgpi.base.words import BUTTONS, COLOUR_NAMES, CUBE, PLAYERS, ROLL, ZONES, ButtonName, zone_name
 from bgpi.hal.errors import HalError
-from bgpi.i18n import _
+from bgpi.journal.records import Seat
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
-from bgpi.records import Seat
-from bgpi.simtable import SimTable
+from bgpi.present.gamelog import current_match
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Choosing, Table
 from bgpi.table.options import options_of
 from bgpi.web.server import CommandError, Snapshot
 from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
-from bgpi.words import BUTTONS, COLOUR_NAMES, CUBE, PLAYERS, ROLL, ZONES, ButtonName, zone_name
 
 if TYPE_CHECKING:  # the engine's modules load only where a seat or a hint needs them
     from bgpi.engine.worker import EngineWorker

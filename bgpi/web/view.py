@@ -21,18 +21,29 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bgpi.cues import Cue, pairs
-from bgpi.gamelog import Entry, log_entries
-from bgpi.hal.geometry import Geometry
+from bgpi.base.geometry import Geometry
+from bgpi.base.i18n import _, ngettext
+from bgpi.base.words import (
+    BAR_BLACK,
+    BAR_WHITE,
+    BLACK,
+    RGB,
+    TRAY_BLACK,
+    TRAY_WHITE,
+    WHITE,
+    ZONES,
+)
 from bgpi.hal.sim import SimBoard
-from bgpi.i18n import _, ngettext
+from bgpi.journal.records import Record
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.lights.scene import Scene
-from bgpi.numbering import printed_moves
-from bgpi.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, players
-from bgpi.phrases import zone as shown_zone
-from bgpi.records import Record
+from bgpi.present.cues import Cue, pairs
+from bgpi.present.gamelog import Entry, log_entries
+from bgpi.present.leds import scene_of
+from bgpi.present.numbering import printed_moves
+from bgpi.present.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, players
+from bgpi.present.phrases import zone as shown_zone
 from bgpi.rules import MatchRules
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import Mistake, mistake_words
@@ -50,18 +61,7 @@ from bgpi.table import (
 from bgpi.table.buttons import illegal_refused
 from bgpi.table.options import Option, options_of, value_of
 from bgpi.table.phases import Choosing
-from bgpi.view import scene_of
 from bgpi.web.words import page_words
-from bgpi.words import (
-    BAR_BLACK,
-    BAR_WHITE,
-    BLACK,
-    RGB,
-    TRAY_BLACK,
-    TRAY_WHITE,
-    WHITE,
-    ZONES,
-)
 
 UNKNOWN: Final = 2
 """The colour of a checker the companion cannot tell (a switch closed where the game expects
@@ -123,7 +123,7 @@ def layout_message(
 
 def sound_layout(enabled: bool) -> dict[str, object]:
     """The page's sound: on at first or not, the tune of each cue as ``[hz, seconds]`` notes
-    (the buzzer's own, :data:`bgpi.cues.TUNES`), and the mute switch's words."""
+    (the buzzer's own, :data:`bgpi.present.cues.TUNES`), and the mute switch's words."""
     return {
         "enabled": enabled,
         "tunes": {cue.value: [list(note) for note in pairs(cue)] for cue in Cue},
@@ -148,7 +148,7 @@ def state_message(
 ) -> dict[str, object]:
     """Everything but the pixels. ``records`` are the current match's; ``hand`` the
     (colour, zone lifted from) of the checkers held in the simulator's hand; ``cues`` the
-    last cues heard with their running numbers (:attr:`bgpi.driver.Driver.heard`)."""
+    last cues heard with their running numbers (:attr:`bgpi.service.driver.Driver.heard`)."""
     scene = scene_of(table)
     match = table.match
     view = table.mover_view if match.turn is not None else table.position

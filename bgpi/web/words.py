@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from bgpi.i18n import N_, _, language, ngettext
-from bgpi.phrases import MEANINGS
+from bgpi.base.i18n import N_, _, language, ngettext
+from bgpi.present.phrases import MEANINGS
 
 PAGE: Final = {
     # index.html

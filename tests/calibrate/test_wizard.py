@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from bgpi.calibrate.learn import Finding, Kind, input_name, spots
-from bgpi.calibrate.store import partial_path
-from bgpi.calibrate.wizard import ChainBoard, Choice, SimBuilder, SimChain, Terminal, Wizard
-from bgpi.config import load
-from bgpi.geometry import Entry, Geometry
+from bgpi.base.geometry import Entry, Geometry
+from bgpi.builder.calibrate.learn import Finding, Kind, input_name, spots
+from bgpi.builder.calibrate.store import partial_path
+from bgpi.builder.calibrate.wizard import ChainBoard, Choice, SimBuilder, SimChain, Terminal, Wizard
 from bgpi.hal.gpio import GpioSensors
 from bgpi.hal.serial import SerialSensors
 from bgpi.hal.sim import SimBoard, SimPixels, WiringFaults, scrambled_geometry
 from bgpi.lights.ledmap import LedMap
+from bgpi.service.config import load
 from tests.hal.mock165 import ShiftRegisterChain
 from tests.serial.conftest import Emulator
 
@@ -329,8 +329,8 @@ def test_without_usable_leds_the_wizard_goes_on_with_words(
 ) -> None:
     from contextlib import ExitStack  # noqa: PLC0415
 
-    from bgpi.calibrate.command import _hardware  # noqa: PLC0415
-    from bgpi.config import parse  # noqa: PLC0415
+    from bgpi.builder.calibrate.command import _hardware  # noqa: PLC0415
+    from bgpi.service.config import parse  # noqa: PLC0415
 
     config = parse({"sensors": {"backend": "gpio"}, "leds": {"backend": "neopixel"}})
     with ExitStack() as stack:

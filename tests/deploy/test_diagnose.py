@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from bgpi.app import Hardware
-from bgpi.config import Config
-from bgpi.diagnose import Diagnose
+from bgpi.base.words import BAR_BLACK, BLACK, CUBE, ROLL, WHITE
+from bgpi.builder.diagnose import Diagnose
 from bgpi.hal import Geometry, SeededDice, SensorFrame
 from bgpi.hal.gpio import GpioSensors
 from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
 from bgpi.lights.ledmap import LedMap
-from bgpi.words import BAR_BLACK, BLACK, CUBE, ROLL, WHITE
+from bgpi.service.app import Hardware
+from bgpi.service.config import Config
 from tests.hal.conftest import mock_pins
 from tests.hal.mock165 import ShiftRegisterChain
 

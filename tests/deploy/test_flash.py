@@ -15,8 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.builder.flash import (
+    CHECKOUT_FIRMWARE,
+    SCANPROTO,
+    FirmwareFile,
+    check_hashes,
+    firmware_files,
+)
 from bgpi.cli import main
-from bgpi.flash import CHECKOUT_FIRMWARE, SCANPROTO, FirmwareFile, check_hashes, firmware_files
 
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO / "firmware") not in sys.path:

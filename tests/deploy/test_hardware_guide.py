@@ -10,11 +10,11 @@ import sys
 
 from gpiozero.pins.mock import MockFactory
 
-from bgpi.config import Config, LedsConfig
+from bgpi.base.words import BUTTONS, PLAYERS
 from bgpi.hal import Geometry, PinMap
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
-from bgpi.words import BUTTONS, PLAYERS
+from bgpi.service.config import Config, LedsConfig
 from tests.deploy.fakesystem import REPO
 
 HARDWARE = REPO / "hardware"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import App
-from bgpi.config import Config
 from bgpi.hal.sim import ManualClock
-from bgpi.notify import Notifier, NotifyError, socket_address, watchdog_interval
+from bgpi.service.app import App
+from bgpi.service.config import Config
+from bgpi.service.notify import Notifier, NotifyError, socket_address, watchdog_interval
 from tests.deploy.notifysocket import fake_notify_socket
 
 

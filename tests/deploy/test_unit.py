@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.config import SensorsConfig, load
 from bgpi.hal import PinMap
+from bgpi.service.config import SensorsConfig, load
 from tests.deploy.fakesystem import REPO
 
 SYSTEMD = REPO / "systemd"

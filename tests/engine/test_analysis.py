@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from bgpi import engine as engine_package
-from bgpi import store
-from bgpi.analysis import AnalysisStore, analysed, from_json, to_json
 from bgpi.cli import main
-from bgpi.demo import play_match
 from bgpi.engine import GnubgEngine, Level, MatchAnalysis
-from bgpi.export import export_mat
-from bgpi.records import GameEnded, MatchStarted, Record
-from bgpi.store import Journal
+from bgpi.engine.analysis import AnalysisStore, analysed, from_json, to_json
+from bgpi.journal import store
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import GameEnded, MatchStarted, Record
+from bgpi.journal.store import Journal
+from bgpi.sim.demo import play_match
 from tests.engine.conftest import needs_gnubg
 from tests.engine.samples import SAMPLE
 
@@ -140,9 +140,9 @@ def test_bgpi_analyse_without_gnubg_or_journal_says_so_in_one_line(
 
 
 def test_the_shell_has_each_ended_game_analysed_on_its_own_thread(tmp_path: Path) -> None:
-    from bgpi.analysis import Analyst  # noqa: PLC0415
-    from bgpi.app import App  # noqa: PLC0415
-    from bgpi.config import parse  # noqa: PLC0415
+    from bgpi.engine.analysis import Analyst  # noqa: PLC0415
+    from bgpi.service.app import App  # noqa: PLC0415
+    from bgpi.service.config import parse  # noqa: PLC0415
 
     path = tmp_path / "journal.sqlite"
     records = journal_with_a_match(path)

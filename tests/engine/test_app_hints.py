@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from bgpi import engine as engine_package
-from bgpi.app import App
-from bgpi.config import parse
-from bgpi.records import GameStarted, MatchStarted, OpeningRolled
+from bgpi.base.words import BLACK, ROLL, WHITE
+from bgpi.journal.records import GameStarted, MatchStarted, OpeningRolled
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.present.leds import scene_of
 from bgpi.rules import Position
 from bgpi.sensing.board import zone_of
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.service.app import App
+from bgpi.service.config import parse
 from bgpi.table import Table
-from bgpi.view import scene_of
 from bgpi.web.view import status
-from bgpi.words import BLACK, ROLL, WHITE
 from tests.engine.conftest import needs_gnubg
 from tests.engine.test_app_seat import SimHardware, run
 

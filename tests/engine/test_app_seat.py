@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from bgpi import engine as engine_package
-from bgpi.app import App, Hardware
-from bgpi.config import Config, parse
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
-from bgpi.records import GameStarted, MatchStarted, OpeningDie, Seat
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.journal.records import GameStarted, MatchStarted, OpeningDie, Seat
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.service.app import App, Hardware
+from bgpi.service.config import Config, parse
 from tests.engine.conftest import needs_gnubg
 
 

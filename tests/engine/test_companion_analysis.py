@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from bgpi.analysis import AnalysisStore, report
-from bgpi.app import App
-from bgpi.config import Config
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.engine.analysis import AnalysisStore, report
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.service.app import App
+from bgpi.service.config import Config
 from bgpi.web.companion import Companion
 from tests.engine.samples import SAMPLE
 from tests.web.test_companion import Board

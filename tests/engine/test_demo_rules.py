@@ -11,9 +11,9 @@ import pytest
 
 from bgpi.cli import main
 from bgpi.engine.race import lost
-from bgpi.records import GameEnded, IllegalAccepted, MatchStarted
+from bgpi.journal.records import GameEnded, IllegalAccepted, MatchStarted
+from bgpi.journal.store import Journal
 from bgpi.rules import GameResult, Position
-from bgpi.store import Journal
 from tests.engine.conftest import needs_gnubg
 from tests.engine.gnubg_cli import imported_score
 

@@ -4,15 +4,15 @@ hands keep that wait, and the match finishes."""
 
 from __future__ import annotations
 
-from bgpi.demo import play_match
+from bgpi.base.words import BLACK, WHITE
 from bgpi.engine import GnubgEngine, Level
 from bgpi.engine.seat import EngineSeat
-from bgpi.records import MatchStarted, Played
+from bgpi.journal.records import MatchStarted, Played
 from bgpi.rules import GameResult, Match, Position, apply_move
 from bgpi.sensing.board import Observation, counts_of, observe
-from bgpi.simtable import SimTable
+from bgpi.sim.demo import play_match
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase, Table
-from bgpi.words import BLACK, WHITE
 from tests.engine.conftest import needs_gnubg
 
 pytestmark = needs_gnubg

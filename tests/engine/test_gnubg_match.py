@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bgpi.demo import PipPlayer, play_match
 from bgpi.engine import GnubgEngine, Level
 from bgpi.engine.seat import EngineSeat
-from bgpi.export import export_mat
-from bgpi.records import GameEnded, MatchStarted, Played
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import GameEnded, MatchStarted, Played
 from bgpi.rules import Move, Play, Position, apply_move, legal_plays
+from bgpi.sim.demo import PipPlayer, play_match
 from bgpi.table import Ask, DecisionRequest, Intent, Phase, Table
 from tests.engine.conftest import needs_gnubg
 from tests.engine.gnubg_cli import imported_score

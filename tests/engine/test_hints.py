@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.base.words import BLACK, WHITE
 from bgpi.cli import main
 from bgpi.engine import CubeAnswer, CubeDecision, SimpleEngine
 from bgpi.engine.hints import hint
-from bgpi.records import MatchStarted
+from bgpi.journal.records import MatchStarted
+from bgpi.journal.store import Journal
 from bgpi.rules import Match, Move, Position, legal_plays
-from bgpi.simtable import SimTable
-from bgpi.store import Journal
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
-from bgpi.words import BLACK, WHITE
 from tests.engine.conftest import needs_gnubg
 from tests.table.arrange import fixed_dice
 

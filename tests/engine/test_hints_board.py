@@ -8,17 +8,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from bgpi.config import parse
+from bgpi.base.words import ROLL, WHITE
 from bgpi.engine import Engine, GnubgEngine, Level, SimpleEngine
 from bgpi.engine.hints import Advisor, advise
 from bgpi.engine.seats import gnubg_advisor
-from bgpi.records import MatchStarted
+from bgpi.journal.records import MatchStarted
 from bgpi.rules import Move, Position, parse_play
 from bgpi.sensing.board import zone_of
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.service.config import parse
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Advice, Phase
 from bgpi.web.run import new_session
-from bgpi.words import ROLL, WHITE
 from tests.engine.conftest import needs_gnubg
 from tests.table.arrange import arrange, fixed_dice
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bgpi.config import parse
-from bgpi.demo import play_match
+from bgpi.base.words import BLACK, ROLL, WHITE
 from bgpi.engine import GnubgEngine, Level
 from bgpi.engine.seat import EngineSeat
-from bgpi.records import GameEnded, MatchStarted, ResignAnswered, ResignOffered, Seat
+from bgpi.journal.records import GameEnded, MatchStarted, ResignAnswered, ResignOffered, Seat
+from bgpi.journal.store import Journal
 from bgpi.rules import GameResult, Position
-from bgpi.store import Journal
+from bgpi.service.config import parse
+from bgpi.sim.demo import play_match
 from bgpi.table import Phase, waiting
 from bgpi.web.run import new_session
-from bgpi.words import BLACK, ROLL, WHITE
 from tests.engine.conftest import needs_gnubg
 from tests.table.arrange import arrange
 

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from bgpi.demo import PipPlayer, play_match
 from bgpi.engine import CubeAnswer, CubeDecision, EngineError, MatchAnalysis, SimpleEngine
 from bgpi.engine.seat import EngineSeat
-from bgpi.records import CubeAction, MatchStarted, Record, Seat
+from bgpi.journal.records import CubeAction, MatchStarted, Record, Seat
 from bgpi.rules import GameResult, Match, MatchRules, Play, Position
+from bgpi.sim.demo import PipPlayer, play_match
 from bgpi.table import Ask, Decided, DecisionRequest, Intent, Phase
 
 MONEY_AFTER_OPENING = Match.new(MatchRules(0)).opening_roll(3, 1)

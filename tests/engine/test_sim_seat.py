@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgpi.config import parse
+from bgpi.base.words import BLACK, WHITE
 from bgpi.engine import SimpleEngine
-from bgpi.records import OpeningDie, Seat
+from bgpi.journal.records import OpeningDie, Seat
+from bgpi.service.config import parse
 from bgpi.table import Phase
 from bgpi.web.run import new_session
-from bgpi.words import BLACK, WHITE
 
 
 def test_the_page_plays_against_the_engine_seat() -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import queue
 
+from bgpi.base.words import BLACK, WHITE
 from bgpi.engine import EngineError, SimpleEngine
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.worker import Answer, EngineWorker
-from bgpi.records import MatchStarted, Seat
+from bgpi.journal.records import MatchStarted, Seat
 from bgpi.rules import Match, Play, Position
-from bgpi.simtable import SimTable
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Ask, Chosen, Decided, DecisionRequest, Intent, Phase
-from bgpi.words import BLACK, WHITE
 from tests.table.arrange import fixed_dice
 
 

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
+from bgpi.base.words import BLACK, WHITE
 from bgpi.hal import ButtonEvent, SensorFrame
 from bgpi.hal.api import check_frame
 from bgpi.hal.errors import PixelFrameError
-from bgpi.words import BLACK, WHITE
 
 
 def test_a_frame_knows_its_closed_switches() -> None:

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from bgpi.cues import HIGHEST_HZ, LOWEST_HZ, TUNES, Cue, pairs
 from bgpi.hal import open_buzzer
 from bgpi.hal.buzzer import MID_HZ, OCTAVES, BuzzerKind, GpioBuzzer
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError
 from bgpi.hal.sim import SimBuzzer
+from bgpi.present.cues import HIGHEST_HZ, LOWEST_HZ, TUNES, Cue, pairs
 
 PIN = 27
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Protocol
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from bgpi.geometry import Geometry
+from bgpi.base.geometry import Geometry
 from bgpi.hal.api import Emit, FaultEvent, SensorEvent
 from bgpi.hal.gpio import ChainSettings, GpioSensors
 from bgpi.hal.serial import LinkSettings, SerialSensors

@@ -4,8 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgpi.hal import Geometry, GeometryError, SensorFrame
-from bgpi.words import (
+from bgpi.base.words import (
     BAR_BLACK,
     BAR_WHITE,
     BLACK,
@@ -16,6 +15,7 @@ from bgpi.words import (
     tray_zone,
     zone_name,
 )
+from bgpi.hal import Geometry, GeometryError, SensorFrame
 
 DEFAULT = Geometry.default()
 

@@ -13,11 +13,11 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bgpi.base.words import BLACK, WHITE
 from bgpi.hal import ButtonEvent, PinMap, SensorEvent
 from bgpi.hal.api import FaultEvent
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError
 from bgpi.hal.gpio import ChainSettings, GpioButtons, GpioSensors
-from bgpi.words import BLACK, WHITE
 from tests.hal.conftest import mock_pins
 from tests.hal.mock165 import ShiftRegisterChain
 

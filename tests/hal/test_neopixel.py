@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from adafruit_pixelbuf import PixelBuf
 
-from bgpi.app import _pixel_options
-from bgpi.config import parse
 from bgpi.hal import open_pixels
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, PixelFrameError
 from bgpi.hal.neopixel import PIXEL_ORDERS, NeoPixelStrip, spi_driver, spi_frame_bytes
 from bgpi.lights.ledmap import LedMap
+from bgpi.service.app import _pixel_options
+from bgpi.service.config import parse
 from tests.hal.spistack import Kernel, spi_kernel_fixture  # noqa: F401 - a fixture
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi.app import backend_settings
-from bgpi.config import ConfigError, parse
 from bgpi.hal import UnknownBackendError, open_sensors
 from bgpi.hal.api import Closing
 from bgpi.hal.registry import BACKENDS, Kind, backend, names
+from bgpi.service.app import backend_settings
+from bgpi.service.config import ConfigError, parse
 
 
 def test_every_backend_loads_a_class_that_closes() -> None:

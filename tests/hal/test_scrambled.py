@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from bgpi.config import load
-from bgpi.frame import SensorFrame
-from bgpi.geometry import Geometry
+from bgpi.base.frame import SensorFrame
+from bgpi.base.geometry import Geometry
+from bgpi.base.wiringmap import map_toml, unused_toml
+from bgpi.base.words import BAR_BLACK, WHITE
 from bgpi.hal import open_sensors
 from bgpi.hal.api import SensorEvent
 from bgpi.hal.serial import LinkSettings
 from bgpi.hal.sim import SimBoard, scrambled_geometry
-from bgpi.wiringmap import map_toml, unused_toml
-from bgpi.words import BAR_BLACK, WHITE
+from bgpi.service.config import load
 from tests.hal.mock165 import ShiftRegisterChain
 from tests.serial.conftest import Emulator
 

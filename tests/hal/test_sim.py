@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE, bar_zone
 from bgpi.hal import ButtonEvent, Event, Geometry, SensorEvent
 from bgpi.hal.errors import BackendClosedError, HalError, PixelFrameError
 from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE, bar_zone
 
 G = Geometry.default()
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.config import ConfigError, load, parse, show
-from bgpi.geometry import Geometry
+from bgpi.base.geometry import Geometry
+from bgpi.base.wiringmap import map_toml, unused_toml
 from bgpi.hal.sim import scrambled_geometry
-from bgpi.wiringmap import map_toml, unused_toml
+from bgpi.service.config import ConfigError, load, parse, show
 
 SMALL = "point_slots = 2\nbar_slots = 1\n"  # 50 switches: short files, same rules
 

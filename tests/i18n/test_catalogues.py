@@ -73,7 +73,7 @@ def test_no_translating_module_uses_the_underscore_as_a_throwaway_name() -> None
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imports = any(
             isinstance(node, ast.ImportFrom)
-            and node.module == "bgpi.i18n"
+            and node.module == "bgpi.base.i18n"
             and any(alias.name == "_" for alias in node.names)
             for node in ast.walk(tree)
         )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi import i18n
-from bgpi.config import ConfigError, parse
-from bgpi.i18n import _
+from bgpi.base import i18n
+from bgpi.base.i18n import _
+from bgpi.service.config import ConfigError, parse
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from hypothesis import strategies as st
 
+from bgpi.base.words import RGB, ZONES
 from bgpi.lights import (
     AREAS,
     BUTTON_MEANINGS,
@@ -18,7 +19,6 @@ from bgpi.lights import (
 )
 from bgpi.lights.marks import Target
 from bgpi.lights.scene import ALERTS
-from bgpi.words import RGB, ZONES
 
 zones = st.integers(min_value=1, max_value=28)
 zone_sets = st.frozensets(zones, max_size=6)

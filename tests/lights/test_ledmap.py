@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, TRAY_BLACK, TRAY_WHITE, ZONES
 from bgpi.lights import AREAS, LedMap, LedMapError
-from bgpi.words import BAR_BLACK, BAR_WHITE, TRAY_BLACK, TRAY_WHITE, ZONES
 
 from .strategies import ledmaps
 

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 
 import bgpi.lights
+from bgpi.base.words import BAR_BLACK, TRAY_WHITE
 from bgpi.lights import BUTTON_MEANINGS, DEFAULT_PALETTE, PATTERNS, Pattern, Scene, compose
 from bgpi.lights.scene import ALERTS
-from bgpi.words import BAR_BLACK, TRAY_WHITE
 
 from .strategies import levels, on_off, scenes
 

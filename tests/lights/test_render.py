@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bgpi.base.words import BAR_WHITE, RGB, ZONES
 from bgpi.lights import (
     AREAS,
     PHASES,
@@ -23,7 +24,6 @@ from bgpi.lights import (
     tick_at,
     tick_start,
 )
-from bgpi.words import BAR_WHITE, RGB, ZONES
 
 from .strategies import DEFAULT_MAP, MONOCHROME, at_phase, ledmaps, lit, scenes
 

@@ -11,14 +11,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bgpi.export import export_mat
-from bgpi.records import MatchStarted, Record
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import MatchStarted, Record
+from bgpi.journal.store import Journal
 from bgpi.remote.broker import Broker
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.wire import Body
-from bgpi.store import Journal
 
 CODE = "K7QDM-2PXWA"
 

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bgpi.config import Config
-from bgpi.records import MatchStarted, OpeningRolled, Played
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import MatchStarted, OpeningRolled, Played
 from bgpi.remote.broker import Broker
 from bgpi.remote.browser import RemoteSimSession
 from bgpi.remote.demo import RemoteGame, remote_board, seats_of
@@ -18,10 +18,10 @@ from bgpi.remote.link import Link
 from bgpi.remote.pairing import Pairing
 from bgpi.rules import BAR, OFF, Move, Play, Position, legal_plays
 from bgpi.sensing.board import zone_of
-from bgpi.simtable import SimTable
+from bgpi.service.config import Config
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
 from bgpi.web.server import CommandError
-from bgpi.words import BLACK, WHITE
 from tests.remote.boards import CODE, Board
 from tests.remote.conftest import Mosquitto
 

@@ -7,12 +7,12 @@ import logging
 
 import pytest
 
-from bgpi.demo import play_match
-from bgpi.export import export_mat
-from bgpi.records import MatchStarted
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import MatchStarted
 from bgpi.remote.broker import Broker
 from bgpi.remote.club import ClubResult, club_topic, fetch_results, publish_result
 from bgpi.remote.transport import Transport
+from bgpi.sim.demo import play_match
 from tests.remote.conftest import Mosquitto
 
 

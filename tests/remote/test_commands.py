@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bgpi.cli import main
-from bgpi.config import ConfigError, load, show
+from bgpi.service.config import ConfigError, load, show
 from tests.remote.conftest import free_port
 
 DEMO = ["demo", "--side", "white", "--length", "1"]

@@ -15,15 +15,12 @@ from typing import Any
 
 import pytest
 
-from bgpi.app import App, Hardware
+from bgpi.base.words import BLACK, CUBE, ROLL, WHITE, ButtonName
 from bgpi.cli import main
-from bgpi.config import Config, parse
-from bgpi.driver import Driver
-from bgpi.export import export_mat
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
-from bgpi.lights.scene import Meaning
-from bgpi.records import (
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import (
     Cube,
     CubeAction,
     MatchStarted,
@@ -35,20 +32,23 @@ from bgpi.records import (
     Rolled,
     Seat,
 )
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.lights.scene import Meaning
+from bgpi.present.leds import scene_of
 from bgpi.remote.board import LinkState, RemoteSeat
 from bgpi.remote.fairdice import SECRET_BYTES, dice_of
 from bgpi.remote.turns import decider
 from bgpi.remote.wire import Action, Commit, Intent, Reveal
 from bgpi.rules import BAR, OFF, Move, legal_plays
 from bgpi.sensing.board import zone_of
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.service.app import App, Hardware
+from bgpi.service.config import Config, parse
+from bgpi.service.driver import Driver
 from bgpi.table import Guided, Phase, Table
 from bgpi.table.buttons import unseen_lit
-from bgpi.view import scene_of
 from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
 from bgpi.web.view import status
-from bgpi.words import BLACK, CUBE, ROLL, WHITE, ButtonName
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto, free_port
 from tests.web.webclient import receive_until, socket

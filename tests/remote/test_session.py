@@ -9,7 +9,8 @@ from functools import cache
 
 import pytest
 
-from bgpi.records import MatchStarted
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import MatchStarted
 from bgpi.remote.fairdice import SECRET_BYTES, commitment, dice_of
 from bgpi.remote.pairing import Pairing, PairingError, new_code, normalize
 from bgpi.remote.session import Session
@@ -22,7 +23,6 @@ from bgpi.remote.wire import (
     open_envelope,
     seal,
 )
-from bgpi.words import BLACK, WHITE
 
 MATCH = MatchStarted(5)
 CODE = "K7QDM-2PXWA"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from bgpi.demo import PipPlayer
-from bgpi.records import (
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import (
     GameEnded,
     GameStarted,
     MatchStarted,
@@ -21,9 +21,9 @@ from bgpi.remote.demo import seats_of
 from bgpi.remote.hands import decide, make, make_theirs
 from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, intent_of, next_step
 from bgpi.remote.wire import Action, Intent
-from bgpi.simtable import SimTable
+from bgpi.sim.demo import PipPlayer
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
-from bgpi.words import BLACK, WHITE
 from tests.table.arrange import fixed_dice
 
 OPENING_31 = ((8, 5, 3, False), (6, 5, 1, False))

@@ -11,11 +11,11 @@ import sys
 import time
 from pathlib import Path
 
-from bgpi.records import MatchStarted, Rolled
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import MatchStarted, Rolled
 from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.wire import Action, Commit, Intent, Reveal, seal
-from bgpi.words import BLACK, WHITE
 from tests.remote.boards import Board, Peer
 from tests.remote.conftest import Mosquitto
 

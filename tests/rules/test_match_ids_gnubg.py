@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from bgpi.hal.geometry import Geometry
-from bgpi.records import MatchStarted, Record
+from bgpi.base.geometry import Geometry
+from bgpi.journal.records import MatchStarted, Record
 from bgpi.rules import Match, MatchRules
 from bgpi.sensing.board import capacities
 from bgpi.table import Table, TableConfig

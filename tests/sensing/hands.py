@@ -7,8 +7,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from bgpi.base.geometry import Geometry
 from bgpi.hal.api import SensorEvent
-from bgpi.hal.geometry import Geometry
 from bgpi.hal.sim import SimBoard
 from bgpi.rules import BAR, OFF, Move, Play, Position, apply_move, legal_moves
 from bgpi.sensing.board import Observation, capacities, zone_of

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 
 import pytest
 
-from bgpi.hal.geometry import Geometry
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, TRAY_WHITE, WHITE
 from bgpi.rules import BAR, Position
 from bgpi.sensing.board import Observation, capacities, observe
 from bgpi.sensing.mistakes import Mistake, MistakeKind, diagnose, mistake_words, refusal
 from bgpi.sensing.tracker import Kind, TurnTracker
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, TRAY_WHITE, WHITE
 
 CAPS = capacities(Geometry.default())  # six slots a point, no tray switches
 TRAY_CAPS = tuple(15 if zone == TRAY_WHITE else cap for zone, cap in enumerate(CAPS))

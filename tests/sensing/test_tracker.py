@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from bgpi.hal.geometry import Geometry
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, TRAY_WHITE, WHITE
 from bgpi.rules import BAR, OFF, Position, format_play, legal_plays, parse_play
 from bgpi.sensing.board import capacities, check_board, observe
 from bgpi.sensing.tracker import Kind, TurnTracker
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, TRAY_WHITE, WHITE
 from tests.rules.games import random_positions
 from tests.sensing.hands import Turn, position_on, rule_order
 

@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from bgpi.hal.geometry import Geometry
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BLACK, WHITE
 from bgpi.rules import Move, Play, Position, apply_move, legal_plays
 from bgpi.sensing import tracker as tracker_module
 from bgpi.sensing.board import capacities, observe
 from bgpi.sensing.tracker import Kind, TurnTracker
-from bgpi.words import BLACK, WHITE
 from tests.rules.games import random_positions
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]

@@ -21,10 +21,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bgpi.app import table_config
-from bgpi.config import Config
-from bgpi.records import Record
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.journal.records import Record
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.service.app import table_config
+from bgpi.service.config import Config
 from bgpi.table import Table
 
 WEDGED = 60.0  # seconds without a record: the resumed service is stuck

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from bgpi.records import (
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     GameStarted,

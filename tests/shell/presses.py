@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from bgpi.records import Record
+from bgpi.base.words import CUBE, ROLL, WHITE
+from bgpi.journal.records import Record
 from bgpi.rules import legal_plays
 from bgpi.rules.errors import RulesError
 from bgpi.sensing.board import observe
 from bgpi.table import DiceRolled, Event, Phase, Press, Seen, Step, Table, Tick
-from bgpi.words import CUBE, ROLL, WHITE
 
 OPENING_DICE = (1, 2)  # White's and Black's die when the table asks for one: not a tie
 DICE = (1, 2)  # the roll when it asks for two: not a double

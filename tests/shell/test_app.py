@@ -5,15 +5,15 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from bgpi.app import App, Hardware, _button_options, _pixel_options, _sensor_options
-from bgpi.config import Config, parse
+from bgpi.base.words import BLACK, ROLL, ButtonName
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.gpio import ChainSettings
 from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
-from bgpi.records import GameStarted, MatchStarted
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.journal.records import GameStarted, MatchStarted
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.service.app import App, Hardware, _button_options, _pixel_options, _sensor_options
+from bgpi.service.config import Config, parse
 from bgpi.table import Phase
-from bgpi.words import BLACK, ROLL, ButtonName
 
 
 def test_backend_options_come_from_the_config() -> None:

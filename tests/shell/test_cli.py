@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from bgpi import __version__
-from bgpi.store import Journal
+from bgpi.journal.store import Journal
 
 
 def bgpi(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.config import Config, ConfigError, load, parse, show
+from bgpi.service.config import Config, ConfigError, load, parse, show
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import App
-from bgpi.config import Config
+from bgpi.journal.records import GameStarted, MatchStarted, OpeningRolled, Rolled
+from bgpi.journal.store import JOURNAL_NAME, Journal
 from bgpi.lights.render import render
 from bgpi.lights.scene import FAULT, Scene
-from bgpi.records import GameStarted, MatchStarted, OpeningRolled, Rolled
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.service.app import App
+from bgpi.service.config import Config
 from tests.shell.matches import play_match
 from tests.shell.test_app import SimHardware
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bgpi.export import MatExportError, export_mat, mat_play, write_mat
-from bgpi.records import (
+from bgpi.journal.export import MatExportError, export_mat, mat_play, write_mat
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     GameStarted,

@@ -13,10 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bgpi.app import table_config
-from bgpi.config import Config
-from bgpi.records import Record
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.journal.records import Record
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.service.app import table_config
+from bgpi.service.config import Config
 from bgpi.table import Table
 
 SEED, LENGTH = 17, 5

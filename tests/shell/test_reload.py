@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.app import App, table_config
-from bgpi.config import load
-from bgpi.records import MatchStarted
-from bgpi.reload import ConfigWatch
-from bgpi.simtable import SimTable
+from bgpi.base.words import WHITE
+from bgpi.journal.records import MatchStarted
+from bgpi.service.app import App, table_config
+from bgpi.service.config import load
+from bgpi.service.reload import ConfigWatch
+from bgpi.sim.simtable import SimTable
 from bgpi.table import MatchOver, Phase
-from bgpi.words import WHITE
 
 
 def edit(path: Path, text: str) -> None:

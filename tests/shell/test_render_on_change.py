@@ -3,11 +3,11 @@ the settle time, and raw changes on their way to settling, cost no render at all
 
 from __future__ import annotations
 
-from bgpi.frame import SensorFrame
-from bgpi.records import MatchStarted
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.base.frame import SensorFrame
+from bgpi.base.words import WHITE
+from bgpi.journal.records import MatchStarted
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase
-from bgpi.words import WHITE
 
 
 def ready() -> SimTable:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.driver import MemoryJournal
-from bgpi.hal.geometry import Geometry
-from bgpi.records import (
+from bgpi.base.geometry import Geometry
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     GameStarted,
@@ -21,10 +20,11 @@ from bgpi.records import (
     Record,
     Rolled,
 )
-from bgpi.resume import complete, owed, resume
+from bgpi.journal.store import JOURNAL_NAME, Journal
 from bgpi.sensing.board import capacities
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.service.driver import MemoryJournal
 from bgpi.table import Phase, Table, TableConfig
+from bgpi.table.resume import complete, owed, resume
 from tests.shell.matches import play_match
 from tests.shell.presses import moves_on
 from tests.shell.test_cli import bgpi

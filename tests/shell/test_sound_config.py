@@ -12,13 +12,13 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from bgpi.app import App, Hardware, open_board_buzzer
 from bgpi.cli import main
-from bgpi.config import Config, ConfigError, parse, show
-from bgpi.cues import Cue, pairs
 from bgpi.hal.buzzer import BuzzerKind, GpioBuzzer
 from bgpi.hal.sim import SimBuzzer
-from bgpi.selfplay import Hands
+from bgpi.present.cues import Cue, pairs
+from bgpi.service.app import App, Hardware, open_board_buzzer
+from bgpi.service.config import Config, ConfigError, parse, show
+from bgpi.sim.selfplay import Hands
 
 
 def test_sound_is_off_by_default_and_no_buzzer_is_opened() -> None:

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.base.geometry import Geometry
 from bgpi.cli import main
-from bgpi.demo import play_match
-from bgpi.diagram import BOTTOM, HEIGHT, TOP, stacks
-from bgpi.driver import MemoryJournal
-from bgpi.geometry import Geometry
-from bgpi.records import MatchStarted, Played
+from bgpi.journal.records import MatchStarted, Played
+from bgpi.journal.store import JOURNAL_NAME, Journal
+from bgpi.present.diagram import BOTTOM, HEIGHT, TOP, stacks
 from bgpi.sensing.board import capacities
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.service.driver import MemoryJournal
+from bgpi.sim.demo import play_match
 from bgpi.table import Table, TableConfig
 
 NAMES = ("Ann", "Bob")

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.demo import play_match
-from bgpi.driver import MemoryJournal
-from bgpi.hal.geometry import Geometry
-from bgpi.records import (
+from bgpi.base.geometry import Geometry
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     MatchStarted,
@@ -24,10 +22,12 @@ from bgpi.records import (
     ResignAnswered,
     to_json,
 )
-from bgpi.resume import complete
+from bgpi.journal.store import Journal
 from bgpi.sensing.board import capacities
-from bgpi.store import Journal
+from bgpi.service.driver import MemoryJournal
+from bgpi.sim.demo import play_match
 from bgpi.table import TableConfig
+from bgpi.table.resume import complete
 from tests.shell.presses import moves_on
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,8 +39,8 @@ CONFIG = TableConfig(capacities(Geometry.default()))
 # statement number argv[2] of that step: between the records, inside one, or before COMMIT.
 WRITER = """
 import os, signal, sys
-from bgpi.records import from_json
-from bgpi.store import Journal
+from bgpi.journal.records import from_json
+from bgpi.journal.store import Journal
 
 records = [from_json(line) for line in sys.stdin.read().splitlines()]
 statements = 0

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bgpi import store
-from bgpi.records import (
+from bgpi.journal import store
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     GameStarted,
@@ -25,7 +25,7 @@ from bgpi.records import (
     Record,
     Rolled,
 )
-from bgpi.store import (
+from bgpi.journal.store import (
     APPLICATION_ID,
     CorruptJournalError,
     EmptyJournalError,
@@ -392,8 +392,8 @@ def test_a_failed_migration_leaves_the_journal_as_it_was(
 
 APPENDER = """
 import sys
-from bgpi.records import MatchStarted
-from bgpi.store import Journal
+from bgpi.journal.records import MatchStarted
+from bgpi.journal.store import Journal
 from tests.shell.matches import play_match
 
 records = play_match(int(sys.argv[2]), MatchStarted(5))

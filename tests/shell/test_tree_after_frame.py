@@ -4,10 +4,10 @@ checker, so the first lift does not pay for it."""
 
 from __future__ import annotations
 
-from bgpi.records import MatchStarted
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import MatchStarted
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Moving, Phase
-from bgpi.words import BLACK, WHITE
 
 
 def test_the_tree_is_built_once_the_frame_is_out() -> None:

@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import replace
 
 from bgpi.rules import GameState, Position
-from bgpi.simtable import SimTable
+from bgpi.sim.simtable import SimTable
 from bgpi.table import BeforeRoll
 
 

@@ -8,13 +8,13 @@ import logging
 
 import pytest
 
-from bgpi.records import MatchStarted, Played
+from bgpi.base.words import ROLL, TRAY_WHITE, WHITE
+from bgpi.journal.records import MatchStarted, Played
 from bgpi.rules import Position
 from bgpi.sensing.mistakes import MistakeKind
-from bgpi.simtable import SimTable
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
 from bgpi.web.view import status
-from bgpi.words import ROLL, TRAY_WHITE, WHITE
 from tests.table.arrange import arrange, fixed_dice
 
 FAR = {13: 5, 12: 5, 11: 5}  # Black, far from White's home

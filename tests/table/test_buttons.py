@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from bgpi.hal.geometry import Geometry
-from bgpi.records import (
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BLACK, BUTTONS, CUBE, PLAYERS, ROLL, WHITE
+from bgpi.journal.records import (
     Cube,
     CubeAction,
     GameEnded,
@@ -24,6 +25,7 @@ from bgpi.records import (
     ResignOffered,
     Rolled,
 )
+from bgpi.present.leds import scene_of
 from bgpi.rules import GameResult, GameState, MatchRules, Position, parse_play
 from bgpi.sensing.board import capacities, observe
 from bgpi.table import (
@@ -44,8 +46,6 @@ from bgpi.table import (
     Tick,
 )
 from bgpi.table.options import Option
-from bgpi.view import scene_of
-from bgpi.words import BLACK, BUTTONS, CUBE, PLAYERS, ROLL, WHITE
 
 CONFIG = TableConfig(capacities(Geometry.default()))
 SHORT, HELD = 0.1, 2.0  # seconds down: well under and well over the long press

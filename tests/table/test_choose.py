@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgpi.driver import MemoryJournal
-from bgpi.records import GameStarted, MatchStarted, Seat
+from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
+from bgpi.journal.records import GameStarted, MatchStarted, Seat
 from bgpi.rules import MatchRules
-from bgpi.simtable import Fresh, SimTable
+from bgpi.service.driver import MemoryJournal
+from bgpi.sim.simtable import Fresh, SimTable
 from bgpi.table import Ask, DecisionRequest, Intent, MatchOver, Phase, waiting
 from bgpi.table.options import LENGTHS, Option
 from bgpi.web.view import status
-from bgpi.words import BLACK, CUBE, ROLL, WHITE
 
 HOLD = 1.0
 

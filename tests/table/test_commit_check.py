@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi.geometry import Geometry
-from bgpi.records import GameStarted, MatchStarted, OpeningDie, OpeningRolled, Played
+from bgpi.base.geometry import Geometry
+from bgpi.journal.records import GameStarted, MatchStarted, OpeningDie, OpeningRolled, Played
 from bgpi.sensing.board import capacities
 from bgpi.table import Moving, Phase, Table, TableConfig
 

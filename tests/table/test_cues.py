@@ -7,10 +7,8 @@ import random
 
 import pytest
 
-from bgpi.cues import Cue, Note, cues_of
-from bgpi.demo import PipPlayer, act
-from bgpi.driver import HEARD
-from bgpi.records import (
+from bgpi.base.words import BLACK, WHITE, bar_zone
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     IllegalAccepted,
@@ -21,11 +19,13 @@ from bgpi.records import (
     Rolled,
     Seat,
 )
+from bgpi.present.cues import Cue, Note, cues_of
 from bgpi.rules import legal_plays
 from bgpi.sensing.board import zone_of
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.service.driver import HEARD
+from bgpi.sim.demo import PipPlayer, act
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase
-from bgpi.words import BLACK, WHITE, bar_zone
 
 PEOPLE = (Seat.PERSON, Seat.PERSON)
 QUIET = Played(WHITE, ((8, 5, 3, False), (6, 5, 1, False)))

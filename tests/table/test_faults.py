@@ -1,11 +1,11 @@
 """Nothing is committed while the board cannot be read: with the sensors down the buttons
 decide nothing, and the game goes on from the board as read once they are back."""
 
+from bgpi.base.words import WHITE
 from bgpi.hal.api import FaultEvent
-from bgpi.records import Played
+from bgpi.journal.records import Played
 from bgpi.table import Phase
 from bgpi.web.view import status
-from bgpi.words import WHITE
 from tests.table.test_play import opened
 
 

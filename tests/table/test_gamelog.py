@@ -1,7 +1,6 @@
 """The game log: records in move notation, a roll completed by its play."""
 
-from bgpi.gamelog import Entry, current_match, log_entries
-from bgpi.records import (
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     GameStarted,
@@ -11,6 +10,7 @@ from bgpi.records import (
     Played,
     Rolled,
 )
+from bgpi.present.gamelog import Entry, current_match, log_entries
 
 START = MatchStarted(5, names=("Ann", "Bob"))
 

@@ -15,17 +15,17 @@ import random
 
 import pytest
 
-from bgpi.demo import PipPlayer
-from bgpi.records import MatchStarted, Played, Seat
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import MatchStarted, Played, Seat
 from bgpi.remote.hands import decide, make, make_theirs
 from bgpi.remote.turns import decider
 from bgpi.remote.wire import Action
 from bgpi.remote.wire import Intent as Wish
 from bgpi.rules import BAR, Move, Position, legal_plays
 from bgpi.sensing.board import counts_of, zone_of
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.sim.demo import PipPlayer
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Chosen, Guided, Phase
-from bgpi.words import BLACK, WHITE
 from tests.table.arrange import arrange, fixed_dice
 
 # White on roll: 8 on its 6-point (6 switches), 3 on the 5-point, 4 on the 4-point.

@@ -5,17 +5,17 @@ is never committed before its checkers moved."""
 
 from __future__ import annotations
 
+from bgpi.base.words import BLACK, ROLL, WHITE
+from bgpi.journal.records import MatchStarted, Played, Seat
 from bgpi.lights.scene import Meaning
-from bgpi.records import MatchStarted, Played, Seat
 from bgpi.remote.hands import make_theirs
 from bgpi.remote.wire import Action
 from bgpi.remote.wire import Intent as Wish
 from bgpi.rules import Move, Position
 from bgpi.sensing.board import counts_of
-from bgpi.simtable import SimTable
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Ask, DecisionRequest, Guided, Intent, Phase, Table, waiting
 from bgpi.table.phases import UNSEEN_WAIT
-from bgpi.words import BLACK, ROLL, WHITE
 from tests.table.arrange import arrange, fixed_dice
 from tests.table.test_seats import follow_one
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgpi.hal.geometry import Geometry
-from bgpi.records import Cube, CubeAction, MatchStarted, Rolled
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
+from bgpi.journal.records import Cube, CubeAction, MatchStarted, Rolled
+from bgpi.present.leds import scene_of
 from bgpi.rules import Move, apply_move, parse_play
 from bgpi.sensing.board import capacities, observe, zone_of
 from bgpi.table import (
@@ -23,9 +25,7 @@ from bgpi.table import (
     TableConfig,
     moment_of,
 )
-from bgpi.view import scene_of
 from bgpi.web.view import status
-from bgpi.words import BLACK, CUBE, ROLL, WHITE
 from tests.table.test_buttons import HELD, SHORT, opened, replay, settled
 
 HINTS = TableConfig(capacities(Geometry.default()), hints=frozenset({WHITE, BLACK}))

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.export import export_mat
-from bgpi.records import IllegalAccepted, MatchStarted, Rolled
+from bgpi.base.words import BAR_BLACK, BLACK, CUBE, ROLL, WHITE
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import IllegalAccepted, MatchStarted, Rolled
 from bgpi.rules import BAR, Position
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase, Table
 from bgpi.web.view import status
-from bgpi.words import BAR_BLACK, BLACK, CUBE, ROLL, WHITE
 from tests.table.arrange import fixed_dice
 
 

@@ -2,13 +2,13 @@
 
 import pytest
 
-from bgpi.demo import play_match
+from bgpi.base.words import BAR_BLACK, BLACK, WHITE
 from bgpi.hal.api import FaultEvent
-from bgpi.records import CubeAction, GameEnded, MatchStarted, OpeningRolled, Played
+from bgpi.journal.records import CubeAction, GameEnded, MatchStarted, OpeningRolled, Played
 from bgpi.rules import BAR, Position, parse_play
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.sim.demo import play_match
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase, Table
-from bgpi.words import BAR_BLACK, BLACK, WHITE
 from tests.sensing.hands import position_on
 from tests.table.arrange import arrange, fixed_dice
 

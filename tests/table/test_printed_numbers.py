@@ -8,18 +8,18 @@ import re
 
 import pytest
 
-from bgpi.demo import play_match
-from bgpi.driver import MemoryJournal
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
 from bgpi.engine.hints import advise
-from bgpi.export import export_mat
-from bgpi.geometry import Geometry
-from bgpi.numbering import printed_moves, printed_name, printed_point
-from bgpi.records import MatchStarted, Played
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import MatchStarted, Played
+from bgpi.present.numbering import printed_moves, printed_name, printed_point
 from bgpi.rules import BAR, OFF, Move, Play, Position, parse_play
 from bgpi.rules.notation import format_moves
 from bgpi.sensing.board import capacities
+from bgpi.service.driver import MemoryJournal
+from bgpi.sim.demo import play_match
 from bgpi.table import Table, TableConfig
-from bgpi.words import BAR_BLACK, BAR_WHITE, BLACK, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
 from tests.table.test_buttons import HELD
 from tests.table.test_hints import moving as hinted_moving
 from tests.table.test_hints import press as hold_roll

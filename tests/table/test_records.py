@@ -2,8 +2,8 @@
 
 import pytest
 
-from bgpi.hal.geometry import Geometry
-from bgpi.records import (
+from bgpi.base.geometry import Geometry
+from bgpi.journal.records import (
     CubeAction,
     GameEnded,
     GameStarted,

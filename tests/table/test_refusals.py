@@ -13,13 +13,13 @@ from dataclasses import replace
 
 import pytest
 
-from bgpi.records import MatchStarted, Rolled, Seat
+from bgpi.base.words import BLACK, PLAYERS, ROLL, WHITE
+from bgpi.journal.records import MatchStarted, Rolled, Seat
+from bgpi.present.leds import scene_of
 from bgpi.sensing.board import observe
 from bgpi.sensing.mistakes import MistakeKind
 from bgpi.table import ROWS, Fault, Moving, Phase, Press, Step, Table
-from bgpi.view import scene_of
 from bgpi.web.view import status
-from bgpi.words import BLACK, PLAYERS, ROLL, WHITE
 from tests.table.test_buttons import (
     CASES,
     CONFIG,

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from bgpi.export import export_mat
-from bgpi.records import GameEnded, MatchStarted, ResignAnswered, ResignOffered
-from bgpi.simtable import SimTable
+from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import GameEnded, MatchStarted, ResignAnswered, ResignOffered
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase, Table
 from bgpi.web.view import status
-from bgpi.words import BLACK, CUBE, ROLL, WHITE
 from tests.table.arrange import fixed_dice
 
 HOLD = 1.0  # past the long press

@@ -6,8 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from bgpi.hal.geometry import Geometry
-from bgpi.records import GameStarted, MatchStarted, OpeningDie, OpeningRolled, Played, Rolled
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
+from bgpi.journal.records import (
+    GameStarted,
+    MatchStarted,
+    OpeningDie,
+    OpeningRolled,
+    Played,
+    Rolled,
+)
+from bgpi.present.leds import scene_of
 from bgpi.rules import Position, parse_play
 from bgpi.sensing.board import capacities, observe, zone_of
 from bgpi.table import (
@@ -21,9 +30,7 @@ from bgpi.table import (
     TableConfig,
     Tick,
 )
-from bgpi.view import scene_of
 from bgpi.web.view import status
-from bgpi.words import BLACK, CUBE, ROLL, WHITE
 
 CONFIG = TableConfig(capacities(Geometry.default()))
 

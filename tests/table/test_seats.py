@@ -3,12 +3,12 @@ its play lit move by move and made by the hands at the board, wrong moves shown 
 
 from __future__ import annotations
 
-from bgpi.records import CubeAction, GameEnded, MatchStarted, Played, ResignOffered, Seat
+from bgpi.base.words import BLACK, CUBE, WHITE
+from bgpi.journal.records import CubeAction, GameEnded, MatchStarted, Played, ResignOffered, Seat
 from bgpi.rules import GameResult, Move, legal_plays, parse_play
-from bgpi.simtable import SimTable
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Ask, Chosen, Decided, DecisionRequest, Intent, Phase, Table, waiting
 from bgpi.web.view import status
-from bgpi.words import BLACK, CUBE, WHITE
 from tests.table.arrange import fixed_dice
 
 ENGINE_BLACK = MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE))

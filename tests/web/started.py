@@ -3,11 +3,11 @@ as a player who wants the config's match does."""
 
 from __future__ import annotations
 
-from bgpi.config import Config
+from bgpi.base.words import ROLL, WHITE
+from bgpi.service.config import Config
 from bgpi.table import Phase
 from bgpi.web.run import new_session
 from bgpi.web.session import SimSession
-from bgpi.words import ROLL, WHITE
 
 
 def started_session(config: Config, *, seed: int) -> SimSession:

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from bgpi.config import Config
+from bgpi.base.words import WHITE
 from bgpi.lights.render import Style
+from bgpi.service.config import Config
 from bgpi.web.run import SimServer
-from bgpi.words import WHITE
 from tests.web.browser import checker_centre, drag, slot_centre
 from tests.web.started import started_session
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from bgpi.config import Config
-from bgpi.records import GameStarted, MatchStarted
+from bgpi.journal.records import GameStarted, MatchStarted
+from bgpi.service.config import Config
 from bgpi.table import MatchOver
 from bgpi.web.run import SimServer, new_session
 from bgpi.web.session import SimSession

@@ -16,8 +16,8 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from bgpi.cli import build_parser
-from bgpi.records import MatchStarted
-from bgpi.store import JOURNAL_NAME, Journal
+from bgpi.journal.records import MatchStarted
+from bgpi.journal.store import JOURNAL_NAME, Journal
 from tests.web.webclient import get, receive_until, send, socket
 
 HELD = 1.2  # seconds: past the default long press (0.8 s)
@@ -125,7 +125,7 @@ def test_the_match_options_exclude_each_other() -> None:
 @pytest.mark.parametrize(("option", "hints"), [("white", {0}), ("black", {1}), ("both", {0, 1})])
 def test_hints_are_given_on_the_command_line(option: str, hints: set[int]) -> None:
     from bgpi.cli.simulated import with_hints  # noqa: PLC0415
-    from bgpi.config import parse  # noqa: PLC0415
+    from bgpi.service.config import parse  # noqa: PLC0415
 
     args = build_parser().parse_args(["sim", "--hints", option, "--hint-level", "World Class"])
     config = with_hints(parse({}), args)

@@ -12,14 +12,14 @@ import pytest
 from playwright.sync_api import Page, expect
 from websockets.exceptions import InvalidStatus
 
-from bgpi.app import App, Hardware
-from bgpi.config import Config
+from bgpi.base.words import BLACK, WHITE
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
 from bgpi.rules import Position
 from bgpi.sensing.board import zone_of
+from bgpi.service.app import App, Hardware
+from bgpi.service.config import Config
 from bgpi.web.companion import Companion
-from bgpi.words import BLACK, WHITE
 from tests.web.webclient import get, receive_until, send, socket
 
 SEED = 23  # White 3, Black 1

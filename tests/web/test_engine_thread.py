@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import threading
 
-from bgpi.config import parse
+from bgpi.base.words import BLACK
 from bgpi.engine import SimpleEngine
-from bgpi.records import MatchStarted, Seat
+from bgpi.journal.records import MatchStarted, Seat
 from bgpi.rules import GameResult, Match, Position
+from bgpi.service.config import parse
 from bgpi.table import Phase, waiting
 from bgpi.web.run import SimServer, new_session
 from bgpi.web.session import SimSession
-from bgpi.words import BLACK
 from tests.table.arrange import arrange
 from tests.web.webclient import get, receive_until, send, socket
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from bgpi.config import Config
+from bgpi.base.words import BAR_WHITE, BLACK, TRAY_WHITE, WHITE
 from bgpi.lights.render import Style
 from bgpi.rules import Position
+from bgpi.service.config import Config
 from bgpi.web.run import SimServer
 from bgpi.web.session import SimSession
-from bgpi.words import BAR_WHITE, BLACK, TRAY_WHITE, WHITE
 from tests.table.arrange import arrange, fixed_dice
 from tests.web.browser import checker_centre, drag, slot_centre
 from tests.web.started import started_session

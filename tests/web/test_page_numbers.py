@@ -8,14 +8,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from bgpi.config import Config
-from bgpi.numbering import printed_moves
+from bgpi.base.words import BLACK
+from bgpi.present.numbering import printed_moves
 from bgpi.rules import Play, legal_plays
 from bgpi.rules.notation import format_moves
 from bgpi.sensing.board import zone_of
+from bgpi.service.config import Config
 from bgpi.web.run import SimServer
 from bgpi.web.session import SimSession
-from bgpi.words import BLACK
 from tests.web.browser import drag
 from tests.web.started import started_session
 from tests.web.test_browser import open_page, opening_roll

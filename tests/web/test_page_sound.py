@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 from playwright.sync_api import Page, expect
 
-from bgpi.config import Config, SoundConfig
-from bgpi.cues import Cue, pairs
+from bgpi.base.words import BLACK, WHITE
+from bgpi.present.cues import Cue, pairs
+from bgpi.service.config import Config, SoundConfig
 from bgpi.web.run import SimServer
-from bgpi.words import BLACK, WHITE
 from tests.web.browser import drag
 from tests.web.started import started_session
 from tests.web.test_browser import open_page

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from bgpi.config import Config
-from bgpi.records import GameStarted, OpeningRolled, Played, Record, Rolled
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import GameStarted, OpeningRolled, Played, Record, Rolled
+from bgpi.service.config import Config
 from bgpi.web.run import SimServer, new_session
-from bgpi.words import BLACK, WHITE
 from tests.web.browser import centre, checker_centre, drag, slot_centre
 from tests.web.started import started_session
 

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from bgpi.config import Config
-from bgpi.export import export_mat
-from bgpi.gamelog import current_match
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.export import export_mat
+from bgpi.present.gamelog import current_match
+from bgpi.service.config import Config
 from bgpi.web.run import SimServer
-from bgpi.words import BLACK, WHITE
 from tests.web.started import started_session
 from tests.web.webclient import get, receive_until, request, send, socket
 

@@ -2,14 +2,14 @@
 
 import pytest
 
-from bgpi.config import Config
-from bgpi.records import GameStarted, MatchStarted
-from bgpi.simtable import Fresh
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.records import GameStarted, MatchStarted
+from bgpi.service.config import Config
+from bgpi.sim.simtable import Fresh
 from bgpi.table import Phase
 from bgpi.web.run import new_session
 from bgpi.web.server import CommandError
 from bgpi.web.session import SimSession
-from bgpi.words import BLACK, WHITE
 from tests.web.started import started_session
 
 SEED = 23  # White 3, Black 1

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from bgpi.demo import play_match
-from bgpi.records import MatchStarted
+from bgpi.journal.records import MatchStarted
+from bgpi.sim.demo import play_match
 from bgpi.table import Phase
 from bgpi.web.view import status
 

@@ -2,14 +2,15 @@
 
 from dataclasses import replace
 
-from bgpi.hal.geometry import Geometry
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BLACK, WHITE, ZONES
+from bgpi.journal.records import MatchStarted
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
-from bgpi.records import MatchStarted
+from bgpi.present.leds import scene_of
 from bgpi.rules import Position
-from bgpi.simtable import SimOptions, SimTable
+from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase
-from bgpi.view import scene_of
 from bgpi.web.view import (
     ZoneView,
     board_of_sim,
@@ -19,7 +20,6 @@ from bgpi.web.view import (
     state_message,
     status,
 )
-from bgpi.words import BLACK, WHITE, ZONES
 
 SEED = 23  # White 3, Black 1: White opens with 31
 

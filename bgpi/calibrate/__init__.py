@@ -1,8 +1,0 @@
-"""``bgpi calibrate``: the wizard that learns a builder's wiring at the board.
-
-:mod:`~bgpi.calibrate.learn` holds the pure part (what a change of the switches means for the
-spot being learned, and what to tell the builder), :mod:`~bgpi.calibrate.store` the files (the
-learned part kept aside, the backup, the new config), and :mod:`~bgpi.calibrate.wizard` the
-shell that lights the spots, waits for the hands and plays the builder's part on the
-simulator.
-"""

@@ -1,0 +1,311 @@
+"""Jellyfish ``.mat`` match files: the text format GNU Backgammon reads with ``import mat``.
+
+The layout is gnubg's own ``export match mat``, checked against gnubg's importer:
+
+- `` 5 point match``; money play is `` 0 point match``, which gnubg imports as a session.
+- Each game: `` Game 1``, the names with the score before the game, then numbered lines with
+  White's action in the left column and Black's in the right (gnubg's player X and O). A
+  turn is ``52: 13/11 13/8``, each move one die, in the mover's numbering: ``25`` is the bar,
+  ``0`` off, ``*`` a hit (gnubg reads the hit from the board and ignores the mark). A roll
+  with no legal move is ``52:`` alone. Whoever wins the opening roll plays its two dice, so
+  when Black starts, White's half of line 1 is empty.
+- Cube actions take a column each: `` Doubles => 2``, `` Takes``, `` Drops``, and a beaver
+  `` Beavers => 4`` (gnubg reads it as the taker's redouble and the doubler's take).
+- The game ends with ``Wins 2 points`` (`` and the match``) in the winner's column, on a line
+  of its own without a number unless it follows the loser's drop on the same line.
+
+- A resignation accepted is the winner's ``Wins 4 points`` with no drop or bear-off before
+  it: gnubg reads it as a resignation of the points over the cube (4 at a cube of 2: a
+  gammon). A roll not yet played when its player resigned is left out (gnubg would read it as
+  a play of no move); a declined resignation is not written at all.
+- An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
+  game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
+  the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
+
+What a ``.mat`` file cannot say: the Jacoby rule, beavers being allowed, the cube limit and
+the Crawford rule. gnubg assumes the Crawford rule in matches and takes the others from its
+own settings, so the file names them in a ``;`` comment before the header, which gnubg keeps
+as the match's comment. Nor can it say automatic doubles: gnubg starts every game with the
+cube at 1 and reads no value from ``Doubles => 4``. The lines here still show the cube's true
+value, but gnubg's cube and points stay at half (or less) for a game that began with
+automatic doubles.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from bgpi.journal.records import (
+    CubeAction,
+    GameEnded,
+    GameStarted,
+    IllegalAccepted,
+    MatchStarted,
+    OpeningDie,
+    OpeningRolled,
+    Played,
+    Record,
+    ResignAnswered,
+    ResignOffered,
+    Rolled,
+    to_json,
+)
+from bgpi.rules import Match, MatchRules, RulesError
+from bgpi.rules.match import GameState
+from bgpi.rules.result import GameResult
+
+_LEFT: Final = 27
+"""Width of the left column's text; the right column starts after one more space, at 33."""
+
+_NAME_WIDTH: Final = 31
+_NUMBER: Final = " " * 5
+"""Where a line's number would be, on the unnumbered line that says who won."""
+
+_CUBE_WORDS: Final = {"double": "Doubles", "take": "Takes", "drop": "Drops", "beaver": "Beavers"}
+_ANSWERS: Final = {"take": Match.take, "drop": Match.drop, "beaver": Match.beaver}
+
+# gnubg splits a name at a comma (a GamesGrid rating follows), ends it at a colon, and turns
+# blanks into underscores; so they become underscores here, and the file reads back the same.
+_NAME_UNSAFE: Final = re.compile(r"[\s:,]+")
+
+
+class MatExportError(ValueError):
+    """Records that do not make a match: names the record and what is wrong with it."""
+
+
+def export_mat(records: Sequence[Record]) -> str:
+    """The match of ``records`` (as the journal keeps them, from ``MatchStarted`` on) as the
+    text of a ``.mat`` file. An unfinished last game is written as far as it went.
+
+    The records are replayed through the cube and match rules, which must accept them; the
+    plays are written as recorded, not checked against the board.
+    """
+    if not records or not isinstance(records[0], MatchStarted):
+        raise MatExportError("a match's records begin with MatchStarted")
+    writer = _Writer(records[0])
+    for index, record in enumerate(records[1:], start=1):
+        try:
+            writer.add(record)
+        except (RulesError, MatExportError) as exc:
+            raise MatExportError(f"record {index} {to_json(record)}: {exc}") from None
+    return writer.text()
+
+
+def write_mat(records: Sequence[Record], path: str | Path) -> None:
+    """Write :func:`export_mat`'s text to ``path`` (replacing the file)."""
+    Path(path).write_text(export_mat(records), encoding="utf-8")
+
+
+def mat_play(dice: tuple[int, int], moves: Sequence[tuple[int, int, int, bool]]) -> str:
+    """One turn as a ``.mat`` file writes it: ``64: 25/21* 13/7``; the higher die first."""
+    text = " ".join(f"{src}/{dst}{'*' if hit else ''}" for src, dst, _, hit in moves)
+    return f"{max(dice)}{min(dice)}: {text}".rstrip()
+
+
+def _name(name: str, default: str) -> str:
+    return _NAME_UNSAFE.sub("_", name.strip()) or default
+
+
+def _header(start: MatchStarted) -> list[str]:
+    """The comment naming the rules a .mat file cannot carry, and the match line."""
+    notes = []
+    if start.length and not start.crawford:
+        notes.append("no Crawford rule")
+    if not start.length:
+        notes.append(f"Jacoby rule {'on' if start.jacoby else 'off'}")
+        notes.append(f"beavers {'allowed' if start.beaver else 'not allowed'}")
+        if start.automatic_doubles:
+            notes.append(f"automatic doubles up to {start.automatic_doubles}")
+    if start.cube_limit != MatchRules().cube_limit:
+        notes.append(f"cube limit {start.cube_limit}")
+    lines = [f"; Rules: {', '.join(notes)}", ""] if notes else []
+    return [*lines, f" {start.length} point match", ""]
+
+
+@dataclass
+class _Game:
+    """The lines of one game: each player's actions alternate, White's on the left."""
+
+    number: int
+    score: tuple[int, int]
+    cells: list[str] = field(default_factory=list)
+    opening_played: bool = False  # later plays fill in the cell their roll opened
+    wins: tuple[int, str] | None = None
+    cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
+
+    def add(self, player: int, text: str) -> None:
+        if self.cut is not None:
+            return
+        if not self.cells and player == 1:
+            self.cells.append("")  # Black opens: White has nothing on line 1
+        if len(self.cells) % 2 != player:
+            raise MatExportError(f"player {player} acts out of turn")
+        self.cells.append(text)
+
+    def lines(self, names: tuple[str, str]) -> list[str]:
+        white, black = (
+            f"{name} : {points}" for name, points in zip(names, self.score, strict=True)
+        )
+        lines = [f" Game {self.number}", f" {white:<{_NAME_WIDTH}}{black}"]
+        cells = list(self.cells)
+        wins_here = self.wins is not None and len(cells) % 2 == 1 and self.wins[0] == 1
+        if wins_here and self.wins is not None:
+            cells.append(self.wins[1])
+        for line, index in enumerate(range(0, len(cells), 2), start=1):
+            pair = [*cells[index : index + 2], ""]
+            lines.append(f"{line:3d}) {pair[0]:<{_LEFT}} {pair[1]}".rstrip())
+        if self.wins is not None and not wins_here:
+            winner, text = self.wins
+            left, right = (text, "") if winner == 0 else ("", text)
+            lines.append(f"{_NUMBER}{left:<{_LEFT}} {right}".rstrip())
+        return [*lines, ""]
+
+
+class _Writer:
+    """Replays the records through the match rules and lays out each game's lines."""
+
+    def __init__(self, start: MatchStarted) -> None:
+        self.start = start
+        self.names = (_name(start.names[0], "White"), _name(start.names[1], "Black"))
+        self.match = Match.new(start.rules())
+        self.games: list[_Game] = []
+        self.turn_played = False  # the turn ends with the next record, unless that wins
+
+    def text(self) -> str:
+        lines = [f"; {game.cut}" for game in self.games if game.cut is not None]
+        lines.extend(_header(self.start))
+        for game in self.games:
+            lines.extend(game.lines(self.names))
+        return "\n".join(lines) + "\n"
+
+    def add(self, record: Record) -> None:
+        if isinstance(record, OpeningDie):
+            return  # the pair follows as OpeningRolled
+        if isinstance(record, MatchStarted):
+            raise MatExportError("a second MatchStarted: export one match at a time")
+        if isinstance(record, GameStarted):
+            self._start_game()
+            return
+        if not self.games:
+            raise MatExportError("no GameStarted before it")
+        if self.turn_played and not (isinstance(record, GameEnded) and not record.dropped):
+            self.match = self.match.end_turn()
+            self.turn_played = False
+        self._in_game(self.games[-1], record)
+
+    def _in_game(self, game: _Game, record: Record) -> None:
+        if isinstance(record, OpeningRolled):
+            self.match = self.match.opening_roll(record.white, record.black)
+        elif isinstance(record, Rolled):
+            self._check_turn(record.player)
+            self.match = self.match.roll(record.dice)
+            game.add(record.player, mat_play(record.dice, ()))  # until the play fills it in
+        elif isinstance(record, Played):
+            self._played(game, record)
+        elif isinstance(record, CubeAction):
+            self._cube(game, record)
+        elif isinstance(record, ResignOffered):
+            self._check_turn(record.player)
+            self.match = self.match.resign(record.player, GameResult(record.result))
+        elif isinstance(record, ResignAnswered):
+            self._answer(game, record)
+        elif isinstance(record, IllegalAccepted):
+            self._illegal(game, record)
+        elif isinstance(record, GameEnded):
+            self._end(game, record)
+        else:
+            raise MatExportError(f"{record} cannot come in a game")
+
+    def _illegal(self, game: _Game, record: IllegalAccepted) -> None:
+        self._check_turn(record.player)
+        if game.cut is None:
+            # The roll stays, alone: gnubg then has a game in play for the result to end.
+            if not game.opening_played and self.match.dice is not None:
+                game.add(record.player, mat_play(self.match.dice, ()))
+                game.opening_played = True
+            line = (len(game.cells) + 1) // 2
+            game.cut = (
+                f"Game {game.number}: {self.names[record.player]}'s illegal play on line "
+                f"{line} was accepted; a .mat file cannot hold it, so the game's moves stop "
+                "there and its result follows (gnubg reads it as a resignation)"
+            )
+        self.turn_played = True
+
+    def _played(self, game: _Game, record: Played) -> None:
+        self._check_turn(record.player)
+        if self.match.dice is None:
+            raise MatExportError(f"player {record.player} plays without having rolled")
+        text = mat_play(self.match.dice, record.moves)
+        if game.cut is not None:
+            pass  # not written: the game's moves stopped at an accepted illegal play
+        elif game.opening_played:
+            game.cells[-1] = text
+        else:
+            game.add(record.player, text)
+            game.opening_played = True
+        self.turn_played = True
+
+    def _answer(self, game: _Game, record: ResignAnswered) -> None:
+        if not record.accepted:
+            self.match = self.match.decline_resignation()  # a .mat file cannot say it
+            return
+        self.match = self.match.accept_resignation()
+        rolled = game.cells and game.cells[-1].endswith(":")
+        if self.match.dice is not None and rolled and game.cut is None:
+            # Resigned after rolling, before playing: gnubg would read the roll alone as a
+            # play of no move, so the roll goes; the resignation is the game's last action.
+            game.cells.pop()
+
+    def _start_game(self) -> None:
+        if self.games:
+            if self.match.state not in (GameState.OVER, GameState.RESIGNED, GameState.DROPPED):
+                raise MatExportError(f"game {len(self.games)} has not ended")
+            self.match = self.match.start_game()
+        self.games.append(_Game(len(self.games) + 1, self.match.score))
+
+    def _check_turn(self, player: int) -> None:
+        if player != self.match.turn:
+            raise MatExportError(f"player {player} acts but player {self.match.turn} is on roll")
+
+    def _cube(self, game: _Game, record: CubeAction) -> None:
+        word = _CUBE_WORDS.get(record.action)
+        if word is None:
+            raise MatExportError(f"unknown cube action {record.action!r}")
+        if record.action == "double":
+            self._check_turn(record.player)
+            self.match = self.match.double()
+            text = f" {word} => {self.match.cube * 2}"
+        else:
+            if record.player == self.match.turn:
+                raise MatExportError(f"player {record.player} answers their own double")
+            cube = self.match.cube
+            self.match = _ANSWERS[record.action](self.match)
+            text = f" {word} => {cube * 4}" if record.action == "beaver" else f" {word}"
+        game.add(record.player, text)
+
+    def _end(self, game: _Game, record: GameEnded) -> None:
+        if record.resigned:
+            if self.match.state is not GameState.RESIGNED:
+                raise MatExportError("a game ended by a resignation, but nobody resigned")
+        elif record.dropped:
+            if self.match.state is not GameState.DROPPED:
+                raise MatExportError("a game ended by a drop, but nobody dropped")
+        else:
+            self.match = self.match.win(record.winner, record.game_result)
+            self.turn_played = False
+        if self.match.game_winner != record.winner:
+            raise MatExportError(
+                f"player {record.winner} wins, but the rules say player {self.match.game_winner}"
+            )
+        points = self.match.score[record.winner] - game.score[record.winner]
+        if points != record.points:
+            raise MatExportError(f"the game is worth {points} points, not {record.points}")
+        plural = "" if points == 1 else "s"
+        text = f" Wins {points} point{plural}"
+        if self.match.match_over:
+            text += " and the match"
+        game.wins = (record.winner, text)

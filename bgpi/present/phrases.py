@@ -1,0 +1,115 @@
+"""The game's words in the players' language: colours, zones, seats, result levels, the match
+options and the buttons' meanings, each a table of marked words (:func:`bgpi.base.i18n.N_`)
+translated when shown.
+
+The enums these tables translate are identifiers (the page's CSS, the journal, the palette);
+their words for a player live here, so a translation never changes what the code compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from bgpi.base.i18n import N_, _
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, Zone
+from bgpi.journal.records import Seat
+from bgpi.lights.scene import Meaning
+from bgpi.rules.result import GameResult
+from bgpi.table.options import Option
+from bgpi.table.phases import Phase
+
+COLOURS: Final = (N_("White"), N_("Black"))
+"""The colours' names, which are also the players' names unless the config gives others."""
+
+SIDES: Final = (N_("white"), N_("black"))
+"""The colours as a side one plays ("you play white")."""
+
+PHASES: Final = {
+    Phase.SETUP: N_("setup"),
+    Phase.OPENING: N_("opening"),
+    Phase.BEFORE_ROLL: N_("before roll"),
+    Phase.ROLLING: N_("rolling"),
+    Phase.DOUBLED: N_("doubled"),
+    Phase.MOVING: N_("moving"),
+    Phase.CONFIRM: N_("confirm"),
+    Phase.GUIDED: N_("guided play"),
+    Phase.RESIGNING: N_("resigning"),
+    Phase.RESIGN_OFFERED: N_("resignation offered"),
+    Phase.ILLEGAL: N_("illegal play"),
+    Phase.CHOOSING: N_("choosing the match"),
+    Phase.ENDING: N_("ending"),
+    Phase.GAME_OVER: N_("game over"),
+    Phase.MATCH_OVER: N_("match over"),
+}
+"""The table's phases as ``bgpi status`` names them (in English, the enum's own words)."""
+
+SEATS: Final = {Seat.PERSON: N_("person"), Seat.ENGINE: N_("engine"), Seat.REMOTE: N_("remote")}
+
+LEVELS: Final = {
+    GameResult.SINGLE: N_("single"),
+    GameResult.GAMMON: N_("gammon"),
+    GameResult.BACKGAMMON: N_("backgammon"),
+}
+
+OPTIONS: Final = {
+    Option.LENGTH: N_("length"),
+    Option.CRAWFORD: N_("Crawford rule"),
+    Option.JACOBY: N_("Jacoby rule"),
+    Option.BEAVER: N_("beavers"),
+    Option.AUTOMATIC: N_("automatic doubles"),
+    Option.LIMIT: N_("cube limit"),
+}
+
+MEANINGS: Final = {
+    Meaning.ROLL: N_("roll"),
+    Meaning.DOUBLE: N_("double"),
+    Meaning.TAKE: N_("take"),
+    Meaning.DROP: N_("drop"),
+    Meaning.BEAVER: N_("beaver"),
+    Meaning.END_TURN: N_("end turn"),
+    Meaning.CONFIRM: N_("confirm"),
+    Meaning.NEXT: N_("next"),
+    Meaning.ACKNOWLEDGE: N_("OK"),
+    Meaning.NEW_GAME: N_("new game"),
+    Meaning.RESIGN: N_("resign"),
+    Meaning.ACCEPT: N_("accept"),
+    Meaning.DECLINE: N_("decline"),
+}
+"""The word beside a button on the page: short, as the LEDs' colours are."""
+
+
+def player(name: str) -> str:
+    """A player's name as shown: the default names (the colours) in the players' language,
+    a name given in the config as it is."""
+    return _(name) if name in COLOURS else name
+
+
+def players(names: Sequence[str]) -> tuple[str, str]:
+    white, black = names
+    return player(white), player(black)
+
+
+def zone(where: Zone) -> str:
+    """``point 7``, ``White's bar``, ``Black's tray``, in the board's printed numbering."""
+    if 1 <= where <= POINTS:
+        return _("point {number}").format(number=where)
+    words = {
+        BAR_WHITE: N_("White's bar"),
+        BAR_BLACK: N_("Black's bar"),
+        TRAY_WHITE: N_("White's tray"),
+        TRAY_BLACK: N_("Black's tray"),
+    }
+    return _(words[where])
+
+
+def either(words: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: choices, the last joined by the language's "or"."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("{choices} or {last}").format(choices=", ".join(words[:-1]), last=words[-1])
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter a capital, to start a sentence with a row's words."""
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,498 @@
+"""The configuration: one TOML file, every key with a default, checked on load.
+
+An empty file runs the simulator. A bad file is refused with :class:`ConfigError` naming the
+file, the key and why: an unknown key (a typo must not be silently ignored), a wrong type, a
+value out of range, a pin used twice, an LED map that overlaps or runs past the strip.
+
+Sections and keys (defaults in brackets)::
+
+    [sensors]  backend ["sim"] (sim | gpio | serial), point_slots [6], bar_slots [4],
+               tray_slots [0], settle_ms [40], scan_hz [200], port ["/dev/bgpi-scanner"],
+               unused [[]]: chain inputs wired to no switch (only with a map)
+    [[sensors.map]] bit, zone ("point 3", "white bar"...), slot: one per switch, the builder's
+               wiring (see hardware/geometry.md; bgpi calibrate writes it); default: the
+               order of Geometry.default
+    [buttons]  backend ["sim"] (sim | gpio), bounce_ms [20], long_press_ms [800]
+    [leds]     backend ["sim"] (sim | neopixel), wiring ["spi"] (spi | pwm),
+               brightness [0.5], gamma [2.2], max_current_ma [2000], pixel_order ["GRB"]
+               (any order of RGB, or of RGBW for an RGBW strip)
+    [leds.map]      a custom LED map (see bgpi.lights.ledmap); default: the built-in routing
+    [leds.palette]  meaning = [r, g, b], to recolour a meaning
+    [pins]     sensor_clock, sensor_data, sensor_select, sensor_latch, led_data,
+               white_roll, white_cube, black_roll, black_cube (BCM numbers; see hardware/pins.md;
+               led_data is an SPI MOSI, 20 or 10, for wiring "spi", a PWM pin for "pwm")
+    [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
+               automatic_doubles [0], cube_limit [64]
+    [players]  white ["White"], black ["Black"]
+    [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
+               timeout_s [60]: who plays each side, and the longest the engine may think;
+               analyse [true]: gnubg rates each game as it ends (where it is installed);
+               white_hints [false], black_hints [false]: a person playing that side may ask
+               gnubg for hints with a held button, at hint_level ["expert"]
+    [state]    dir (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/bgpi, else ~/.local/state/bgpi)
+    [web]      enabled [true], host ["127.0.0.1"], port [8421]: the companion page of bgpi run
+    [sound]    enabled [false]: the dice, a hit, "your turn" and a refused move heard, on the
+               page and, with buzzer_pin, on the board; buzzer_pin [none] (a BCM number,
+               hardware/pins.md suggests 27), buzzer ["passive"] (passive: a piezo played at
+               each note's pitch; active: a buzzer with its own tone, switched on and off)
+    [display]  language ["auto"] (auto | en | fi | sv | nb): the players' language; auto
+               takes it from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English
+    [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
+               ca_file [""], match [""] (the code both boards share), side ["white"],
+               club [""] (publish finished matches' results there): see docs/remote.md
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from bgpi.base.geometry import Geometry
+from bgpi.base.i18n import AUTO, CHOICES, _
+from bgpi.base.wiringmap import SlotCounts, WiringMapError, map_toml, parse_map, unused_toml
+from bgpi.hal.neopixel import pixel_order_error
+from bgpi.hal.pins import PinMap, buzzer_pin_error, led_pin_error
+from bgpi.hal.registry import Kind, names
+from bgpi.journal.records import MatchStarted, Seat
+from bgpi.lights.ledmap import LedMap
+from bgpi.lights.render import Style, check_power
+from bgpi.rules import MatchRules
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used: names the file, the key and why."""
+
+    def __init__(self, source: str, key: str, why: str) -> None:
+        super().__init__(f"{source}: {key}: {why}")
+        self.source, self.key, self.why = source, key, why
+
+
+@dataclass(frozen=True, slots=True)
+class SensorsConfig:
+    backend: str = "sim"
+    point_slots: int = 6
+    bar_slots: int = 4
+    tray_slots: int = 0
+    settle_ms: int = 40
+    scan_hz: float = 200.0
+    port: str = "/dev/bgpi-scanner"
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    backend: str = "sim"
+    bounce_ms: int = 20
+    long_press_ms: int = 800
+
+
+@dataclass(frozen=True, slots=True)
+class LedsConfig:
+    backend: str = "sim"
+    wiring: str = "spi"
+    brightness: float = 0.5
+    gamma: float = 2.2
+    max_current_ma: int = 2000
+    pixel_order: str = "GRB"
+
+
+@dataclass(frozen=True, slots=True)
+class RulesConfig:
+    length: int = 5
+    crawford: bool = True
+    jacoby: bool = False
+    beaver: bool = False
+    automatic_doubles: int = 0
+    cube_limit: int = 64
+    demand_correction: bool = False  # never let an illegal play be accepted (beginners)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersConfig:
+    white: str = "White"
+    black: str = "Black"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsConfig:
+    """Who plays each side: a person at the board, gnubg at a level, or the simple engine."""
+
+    white: str = "person"
+    black: str = "person"
+    timeout_s: float = 60.0
+    analyse: bool = True  # gnubg rates each game as it ends, where gnubg is installed
+    # A person at the board playing that side may ask gnubg (at hint_level) for a hint.
+    white_hints: bool = False
+    black_hints: bool = False
+    hint_level: str = "expert"
+
+    def __post_init__(self) -> None:
+        for side in (self.white, self.black):
+            if side != "person":  # two people need nothing of the engine, not even its import
+                from bgpi.engine.seats import Seat  # noqa: PLC0415
+
+                Seat.parse(side)
+        if self.hints:
+            from bgpi.engine.levels import Level  # noqa: PLC0415
+
+            try:
+                Level.parse(self.hint_level)
+            except ValueError as exc:
+                raise ValueError(f"hint_level: {exc}") from None
+
+    @property
+    def hints(self) -> frozenset[int]:
+        """The players (0 White, 1 Black) who may ask for hints."""
+        return frozenset(p for p, on in enumerate((self.white_hints, self.black_hints)) if on)
+
+    def chosen(self) -> tuple[Seat, Seat]:
+        """Each side's seat in the match record: a person, or the engine."""
+        return (_seat_of(self.white), _seat_of(self.black))
+
+
+def _seat_of(text: str) -> Seat:
+    if text == "person":  # the common case, without importing the engine
+        return Seat.PERSON
+    from bgpi.engine.seats import Seat as Player  # noqa: PLC0415 (the engine where it is used)
+
+    return Seat.PERSON if Player.parse(text).kind.value == "person" else Seat.ENGINE
+
+
+@dataclass(frozen=True, slots=True)
+class StateConfig:
+    dir: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The page that ``bgpi run`` serves as a companion display (``bgpi sim`` always serves
+    it). Bound to anything but 127.0.0.1 it asks for the token it prints."""
+
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8421
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """What the players read: the page, the prompts, the log and the command line's messages
+    (:mod:`bgpi.base.i18n`)."""
+
+    language: str = AUTO
+
+
+@dataclass(frozen=True, slots=True)
+class SoundConfig:
+    """The cues (bgpi.present.cues): off by default. The page plays them once its user has
+    touched it (browsers allow sound no sooner) and has a mute switch; the board plays them on
+    a buzzer only if ``buzzer_pin`` is given and the buttons are on the Pi's GPIO (``[buttons]
+    backend = "gpio"``): the simulator sounds nothing on hardware."""
+
+    enabled: bool = False
+    buzzer_pin: int | None = None
+    buzzer: str = "passive"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteConfig:
+    """A match against another board over an MQTT broker (docs/remote.md); the command
+    line's ``--remote``, ``--match``, ``--side`` and ``--club`` win over these."""
+
+    broker: str = ""
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""  # mqtts: a CA certificate of one's own instead of the system's
+    match: str = ""
+    side: str = "white"
+    club: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration, checked."""
+
+    sensors: SensorsConfig = field(default_factory=SensorsConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    leds: LedsConfig = field(default_factory=LedsConfig)
+    pins: PinMap = field(default_factory=PinMap)
+    rules: RulesConfig = field(default_factory=RulesConfig)
+    players: PlayersConfig = field(default_factory=PlayersConfig)
+    seats: SeatsConfig = field(default_factory=SeatsConfig)
+    state: StateConfig = field(default_factory=StateConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
+    ledmap: LedMap = field(default_factory=LedMap.default)
+    style: Style = field(default_factory=Style)
+    source: str = "(defaults)"
+    wiring: Geometry | None = None  # the builder's [[sensors.map]]; None: the default order
+
+    def __post_init__(self) -> None:
+        s, g = self.sensors, self.wiring
+        if g is not None and (g.point_slots, g.bar_slots, g.tray_slots) != (
+            s.point_slots,
+            s.bar_slots,
+            s.tray_slots,
+        ):
+            raise ValueError(_("the wiring map was built for other slot counts than [sensors]"))
+
+    @property
+    def geometry(self) -> Geometry:
+        """The sensor map every backend and the table read frames by."""
+        if self.wiring is not None:
+            return self.wiring
+        s = self.sensors
+        return Geometry.default(
+            point_slots=s.point_slots, bar_slots=s.bar_slots, tray_slots=s.tray_slots
+        )
+
+    def match_record(self) -> MatchStarted:
+        r = self.rules
+        rules = MatchRules(
+            r.length, r.crawford, r.jacoby, r.beaver, r.automatic_doubles, r.cube_limit
+        )
+        names = (self.players.white, self.players.black)
+        return MatchStarted.of(rules, names, self.seats.chosen())
+
+    def state_dir(self, override: str | Path | None = None) -> Path:
+        """Where the journal lives: the command line's choice, the config's, systemd's
+        StateDirectory, or the user's XDG state directory."""
+        chosen = override or self.state.dir or os.environ.get("STATE_DIRECTORY", "")
+        if chosen:
+            return Path(chosen).expanduser()
+        xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        return Path(xdg) / "bgpi"
+
+
+# -- loading --------------------------------------------------------------------------------
+
+_CHOICES = {
+    ("sensors", "backend"): names(Kind.SENSORS),
+    ("buttons", "backend"): names(Kind.BUTTONS),
+    ("leds", "backend"): names(Kind.PIXELS),
+    ("leds", "wiring"): ("spi", "pwm"),
+    ("remote", "side"): ("white", "black"),
+    ("display", "language"): CHOICES,
+    ("sound", "buzzer"): ("passive", "active"),
+}
+# Keys with no default value (None: not given), and the type a given one has.
+_OPTIONAL: dict[tuple[str, str], type[Any]] = {("sound", "buzzer_pin"): int}
+_RANGES: dict[tuple[str, str], tuple[float, float]] = {
+    ("sensors", "point_slots"): (1, 15),
+    ("sensors", "bar_slots"): (1, 15),
+    ("sensors", "tray_slots"): (0, 15),
+    ("sensors", "settle_ms"): (0, 2000),
+    ("sensors", "scan_hz"): (10, 5000),
+    ("buttons", "bounce_ms"): (0, 500),
+    ("buttons", "long_press_ms"): (100, 10000),
+    ("leds", "brightness"): (0.0, 1.0),
+    ("leds", "gamma"): (1.0, 4.0),
+    ("leds", "max_current_ma"): (100, 100_000),
+    ("rules", "length"): (0, 99),
+    ("rules", "automatic_doubles"): (0, 6),
+    ("rules", "cube_limit"): (2, 64),
+    ("web", "port"): (0, 65535),  # 0: any free port
+    ("seats", "timeout_s"): (1, 3600),
+}
+_SECTIONS: dict[str, type[Any]] = {
+    "sensors": SensorsConfig,
+    "buttons": ButtonsConfig,
+    "leds": LedsConfig,
+    "pins": PinMap,
+    "rules": RulesConfig,
+    "players": PlayersConfig,
+    "seats": SeatsConfig,
+    "state": StateConfig,
+    "web": WebConfig,
+    "display": DisplayConfig,
+    "remote": RemoteConfig,
+    "sound": SoundConfig,
+}
+
+
+def load(path: str | Path | None) -> Config:
+    """Read and check a config file; None or an empty file gives the defaults."""
+    if path is None:
+        return Config()
+    source = str(path)
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except FileNotFoundError:
+        raise ConfigError(source, "(file)", _("no such file")) from None
+    except IsADirectoryError:
+        raise ConfigError(source, "(file)", _("is a directory, not a TOML file")) from None
+    except PermissionError:
+        raise ConfigError(source, "(file)", _("cannot be read: permission denied")) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            source, "(file)", _("is not UTF-8 text (byte {byte})").format(byte=exc.start)
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, "(syntax)", str(exc)) from None
+    return parse(data, source)
+
+
+def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
+    """Check a parsed TOML document and build the config."""
+    for name in data:
+        if name not in _SECTIONS:
+            known = ", ".join(_SECTIONS)
+            raise ConfigError(
+                source, name, _("unknown section; known: {known}").format(known=known)
+            )
+    sections = {name: _section(source, name, data.get(name, {})) for name in _SECTIONS}
+    _check_strip(source, sections["leds"], sections["pins"])
+    _check_buzzer(source, sections["sound"], sections["leds"], sections["pins"])
+    leds = data.get("leds", {})
+    ledmap = _guard(source, "leds.map", lambda: _ledmap(leds.get("map")))
+    style = _guard(source, "leds", lambda: _style(sections["leds"], leds.get("palette")))
+    # A budget below what the strip draws dark would only fail at the first frame.
+    _guard(source, "leds.max_current_ma", lambda: check_power(ledmap, style))
+    wiring = _wiring(source, sections["sensors"], data.get("sensors", {}))
+    config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
+    _guard(source, "rules", config.match_record)
+    _check_remote(source, config.remote)
+    return config
+
+
+def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:
+    """Refuse a strip ``bgpi run`` could not drive, here rather than in a restart loop."""
+    if pixel_order_error(leds.pixel_order):
+        raise ConfigError(source, "leds.pixel_order", pixel_order_error(leds.pixel_order))
+    # The pin matters only to the real strip, but a config is checked before it is used.
+    if led_pin_error(leds.wiring, pins.led_data):
+        raise ConfigError(
+            source, "pins.led_data", f"{led_pin_error(leds.wiring, pins.led_data)} (leds.wiring)"
+        )
+
+
+def _check_buzzer(source: str, sound: SoundConfig, leds: LedsConfig, pins: PinMap) -> None:
+    """Refuse a buzzer pin that another part of the board already uses."""
+    if sound.buzzer_pin is None:
+        return
+    why = buzzer_pin_error(sound.buzzer_pin, pins, leds.wiring)
+    if why:
+        raise ConfigError(source, "sound.buzzer_pin", why)
+
+
+def _check_remote(source: str, remote: RemoteConfig) -> None:
+    from bgpi.remote.broker import Broker  # noqa: PLC0415 (only a remote board needs it)
+    from bgpi.remote.pairing import normalize  # noqa: PLC0415
+
+    if remote.broker:
+        _guard(source, "remote.broker", lambda: Broker.parse(remote.broker))
+    if remote.match:
+        _guard(source, "remote.match", lambda: normalize(remote.match))
+
+
+def _section(source: str, name: str, values: Any) -> Any:
+    cls = _SECTIONS[name]
+    if not isinstance(values, dict):
+        raise ConfigError(source, name, _("must be a table ([{name}])").format(name=name))
+    known = {f.name: f for f in fields(cls)}
+    extra = {"leds": {"map", "palette"}, "sensors": {"map", "unused"}}.get(name, set())
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        where = f"{name}.{key}"
+        if key in extra:
+            continue
+        if key not in known:
+            names = ", ".join(known)
+            raise ConfigError(source, where, _("unknown key; known: {known}").format(known=names))
+        default = known[key].default
+        checked[key] = _value(source, where, (name, key), value, default)
+    return _guard(source, name, lambda: cls(**checked))
+
+
+def _value(source: str, where: str, key: tuple[str, str], value: Any, default: Any) -> Any:
+    expected = _OPTIONAL.get(key, type(default))
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if type(value) is not expected:
+        why = _("is {value} ({type}), expected {expected}")
+        raise ConfigError(
+            source,
+            where,
+            why.format(value=repr(value), type=type(value).__name__, expected=expected.__name__),
+        )
+    if key in _CHOICES and value not in _CHOICES[key]:
+        why = _("is {value}, expected one of {choices}")
+        raise ConfigError(source, where, why.format(value=repr(value), choices=_CHOICES[key]))
+    if key in _RANGES:
+        low, high = _RANGES[key]
+        if not low <= value <= high:
+            why = _("is {value}, expected {low} to {high}")
+            raise ConfigError(source, where, why.format(value=value, low=low, high=high))
+    return value
+
+
+def _guard(source: str, where: str, build: Callable[[], Any]) -> Any:
+    """Run a constructor that checks its own values; its ValueError becomes a ConfigError."""
+    try:
+        return build()
+    except ValueError as exc:
+        raise ConfigError(source, where, str(exc)) from None
+
+
+def _wiring(source: str, sensors: SensorsConfig, table: Any) -> Geometry | None:
+    slots = SlotCounts(sensors.point_slots, sensors.bar_slots, sensors.tray_slots)
+    try:
+        return parse_map(table.get("map"), table.get("unused"), slots)
+    except WiringMapError as exc:
+        raise ConfigError(source, exc.where, exc.why) from None
+
+
+def _ledmap(mapping: Any) -> LedMap:
+    if mapping is None:
+        return LedMap.default()
+    if not isinstance(mapping, dict):
+        raise ValueError(_("must be a table ([leds.map])"))
+    return LedMap.from_config(mapping)
+
+
+def _style(leds: LedsConfig, palette: Any) -> Style:
+    if palette is not None and not isinstance(palette, dict):
+        raise ValueError(_("palette must be a table ([leds.palette])"))
+    return Style.from_config(
+        brightness=leds.brightness,
+        gamma=leds.gamma,
+        max_current_ma=leds.max_current_ma,
+        palette=palette or {},
+    )
+
+
+def show(config: Config) -> str:
+    """The effective configuration as TOML (the LED map and palette by summary)."""
+    lines = [f"# effective configuration from {config.source}"]
+    for name in _SECTIONS:
+        section = getattr(config, name)
+        lines.append(f"\n[{name}]")
+        for f in fields(section):
+            value = getattr(section, f.name)
+            if f.name == "password" and value:  # printed configs end up in bug reports
+                lines.append(f'{f.name} = "********"  # set, not shown')
+                continue
+            if value is None:  # TOML has no null: a key not given is left out
+                lines.append(f"# {f.name}: not given")
+                continue
+            lines.append(f"{f.name} = {_toml(value)}")
+        if name == "sensors":
+            lines.append(unused_toml(config.geometry))
+    lines.append(f"\n# LED map: {config.ledmap.length} pixels")
+    origin = "from " + config.source if config.wiring is not None else "the default order"
+    lines.append(f"\n# the wiring map ({origin}): {config.geometry.nbits} chain inputs")
+    lines.append(map_toml(config.geometry))
+    return "\n".join(lines)
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)

@@ -1,0 +1,409 @@
+"""``bgpi demo``: two players play a match on the simulated board, hands and all.
+
+Each side is the built-in player (simple on purpose: it counts pips and likes hitting and
+making points), playing as a person at the board would, or an engine (gnubg at a level) in a
+seat that is not a person. What the demo shows is the table: every roll comes from the
+table's dice; the built-in player's plays are made by lifting and placing checkers on the
+simulated board and ended with the ROLL button, its cube actions are button presses; an
+engine's decisions are the table's asks answered, its play is lit move by move and the hands
+make it, as they would for the computer at a real board; what is printed is read back from
+the journal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from bgpi.base.i18n import _
+from bgpi.base.words import BLACK, CUBE, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, bar_zone
+from bgpi.engine import Engine, SeatKind, open_engine
+from bgpi.engine import Seat as SeatChoice
+from bgpi.engine.race import lost
+from bgpi.engine.seat import EngineSeat
+from bgpi.engine.simple import worth
+from bgpi.journal.records import (
+    GameEnded,
+    GameStarted,
+    MatchStarted,
+    Record,
+    ResignAnswered,
+    ResignOffered,
+    Seat,
+)
+from bgpi.present.diagram import match_text
+from bgpi.present.gamelog import GameLog
+from bgpi.present.phrases import players
+from bgpi.rules import BAR, GameResult, Match, Play, Position, legal_plays
+from bgpi.sensing.board import observe, zone_of
+from bgpi.sensing.tracker import Kind
+from bgpi.service.driver import Journal
+from bgpi.sim.simtable import Fresh, SimOptions, SimTable
+from bgpi.sim.slips import Slip, slip_of
+from bgpi.table import Decided, Guided, Illegal, Intent, Phase, waiting
+from bgpi.table.phases import UNSEEN_WAIT
+
+MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
+
+
+@dataclass(frozen=True, slots=True)
+class PipPlayer:
+    """Picks the play that hits most, makes most points and leaves fewest blots; doubles
+    with a clear lead in the race, takes unless far behind; resigns a race it has surely
+    lost (:mod:`bgpi.engine.race`), and accepts a resignation of at least what it judges it
+    may still win. With ``slips`` (a share of its plays, 0 to 1) it sometimes carries a
+    checker one pip too far (:mod:`bgpi.sim.slips`); as the opponent of such a slip it accepts
+    it when it leaves the slipper no better off than the play it chose, and else demands
+    the correction."""
+
+    double_lead: float = 0.12
+    drop_behind: float = 0.25
+    slips: float = 0.0
+
+    def resigns(self, view: Position, declined: GameResult | None) -> GameResult | None:
+        """What to resign before rolling (``declined``: the most declined this game)."""
+        level = lost(view, margin=2)
+        return None if level is None or (declined and level <= declined) else level
+
+    def accepts(self, resigner: Position, offered: GameResult) -> bool:
+        """Whether to accept ``offered`` from the resigner (``resigner``: their view)."""
+        expected = lost(resigner, margin=1)  # the winner counts its chances more boldly
+        return expected is None or offered >= expected
+
+    def slip(
+        self, view: Position, dice: tuple[int, int], choice: Play, rng: random.Random
+    ) -> Slip | None:
+        """Now and then (``slips`` of the plays), ``choice`` made wrong."""
+        if not self.slips or rng.random() >= self.slips:
+            return None
+        return slip_of(view, choice, {play.result for play in legal_plays(view, dice)})
+
+    def takes_slip(self, before: Position, after: Position, dice: tuple[int, int]) -> bool:
+        """Whether to accept the mover's illegal play from ``before`` to ``after`` (the
+        mover's view): only if no legal play would have served the mover worse."""
+        best = max(worth(play.result) for play in legal_plays(before, dice))
+        return worth(after) <= best
+
+    def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
+        assert match.dice is not None
+        plays = legal_plays(view, match.dice)
+        return max(plays, key=lambda play: (worth(play.result), rng.random()))
+
+    def doubles(self, view: Position, match: Match) -> bool:
+        mine, theirs = view.pip_count
+        return theirs - mine >= self.double_lead * theirs
+
+    def answer(self, view: Position, match: Match, beaver_allowed: bool) -> str:
+        mine, theirs = view.pip_count
+        if mine - theirs > self.drop_behind * theirs:
+            return "drop"
+        return "beaver" if beaver_allowed and theirs - mine > 10 else "take"
+
+
+Side = PipPlayer | EngineSeat
+"""A side of the demo: the built-in player, as a person here, or an engine in its seat."""
+
+
+def play_match(
+    match: MatchStarted | Sequence[Record],
+    *,
+    seed: int,
+    say: Callable[[str], None] = print,
+    journal: Journal | None = None,
+    games: int | None = None,
+    sides: tuple[Side, Side] | None = None,
+) -> SimTable:
+    """Play ``match`` on a simulated table until it ends (money: ``games`` games), or resume
+    it from a journal's records.
+
+    Every choice depends only on the seed and the records so far, and the seeded dice resume
+    after the dice in the records, so an interrupted and resumed match plays on exactly as an
+    uninterrupted one would. ``sides`` plays White and Black (default: the built-in player);
+    an engine's side is seated as the engine in a new match's record.
+    """
+    players = sides or (PipPlayer(), PipPlayer())
+    seats = tuple(Seat.ENGINE if isinstance(p, EngineSeat) else Seat.PERSON for p in players)
+    if isinstance(match, MatchStarted):
+        match = replace(match, seats=(seats[0], seats[1]))
+    elif match and isinstance(match[0], MatchStarted) and match[0].seats != seats:
+        resumed = _(
+            "the match resumed seats {white} and {black}, not {new_white} and {new_black}: give "
+            "--white and --black as when it began"
+        )
+        white, black = match[0].seats
+        raise ValueError(
+            resumed.format(white=white, black=black, new_white=seats[0], new_black=seats[1])
+        )
+    if isinstance(match, MatchStarted):  # chosen at the board, as players there always do
+        sim = SimTable(Fresh(match), options=SimOptions(seed=seed), journal=journal)
+    else:
+        sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
+    sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
+    printer = _Printer(sim, say)
+    for _action in range(MAX_ACTIONS):
+        printer.flush()
+        if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
+            return sim
+        act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"), say)
+    raise RuntimeError(f"the demo made {MAX_ACTIONS} actions without finishing the match")
+
+
+def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say = print) -> None:
+    """One step of the demo: what the hands or the buttons do next, or the engine asked again."""
+    phase, match = sim.phase, sim.match
+    turn = match.turn
+    request = waiting(sim.table)
+    if request is not None and request.player in sim.seats:
+        sim.ask(request)  # the engine's last answer failed: ask the restarted engine again
+    elif phase is Phase.SETUP:
+        sim.setup()
+    elif phase is Phase.CHOOSING:
+        _start_match(sim, say)
+    elif phase is Phase.OPENING:
+        for colour in (WHITE, BLACK):
+            if sim.table.opening[colour] is None and colour not in sim.seats:
+                sim.roll(colour)
+    elif phase is Phase.GUIDED and turn is not None:
+        follow_lights(sim, turn)
+    elif phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+        _next_game(sim)
+    elif turn is not None:
+        _person(sim, players, rng, say)
+
+
+def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say) -> None:
+    """The built-in player's turn, as a person's: its buttons and its hands. In a phase
+    where the other player decides (a double, a resignation, an illegal play), theirs."""
+    phase, turn = sim.phase, sim.match.turn
+    assert turn is not None
+    deciding = 1 - turn if phase in _OTHER_DECIDES else turn
+    side = players[deciding]
+    assert isinstance(side, PipPlayer)
+    if phase is Phase.BEFORE_ROLL:
+        _before_roll(sim, side, turn)
+    elif phase is Phase.DOUBLED:
+        _answer_double(sim, side, deciding)
+    elif phase is Phase.RESIGN_OFFERED:
+        offered = sim.match.resignation
+        assert offered is not None
+        accepts = side.accepts(sim.table.mover_view_of(turn), offered)
+        sim.roll(deciding) if accepts else sim.cube(deciding)
+    elif phase is Phase.ILLEGAL:
+        _judge_slip(sim, side, deciding, say)
+    elif phase is Phase.MOVING and sim.match.dice is not None:
+        _play(sim, side, turn, rng, say)
+
+
+_OTHER_DECIDES = (Phase.DOUBLED, Phase.RESIGN_OFFERED, Phase.ILLEGAL)
+Say = Callable[[str], None]
+
+
+def _before_roll(sim: SimTable, side: PipPlayer, turn: int) -> None:
+    """Resign a lost race, double with a lead, else roll."""
+    match, view = sim.match, sim.table.mover_view_of(turn)
+    level = side.resigns(view, _declined(sim.driver.log, turn))
+    if level is not None:
+        sim.press(turn, CUBE, hold=sim.table.config.long_press + 0.2)  # resign: a single
+        for _level in range(int(level) - 1):
+            sim.cube(turn)  # the next level, shown on the dice pixels
+        sim.roll(turn)  # offer it
+    elif match.may_double(turn) and side.doubles(view, match):
+        sim.cube(turn)
+    else:
+        sim.roll(turn)
+
+
+def _declined(records: Sequence[Record], player: int) -> GameResult | None:
+    """The highest resignation ``player`` offered and had declined in the current game."""
+    start = max((n for n, r in enumerate(records) if isinstance(r, GameStarted)), default=0)
+    declined, offered = None, None
+    for record in records[start:]:
+        if isinstance(record, ResignOffered) and record.player == player:
+            offered = GameResult(record.result)
+        elif isinstance(record, ResignAnswered) and not record.accepted and offered:
+            declined = max(declined or offered, offered)
+    return declined
+
+
+def _answer_double(sim: SimTable, side: PipPlayer, other: int) -> None:
+    match = sim.match
+    beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
+    answer = side.answer(sim.table.mover_view_of(other), match, beaver)
+    if answer == "drop":
+        sim.cube(other)
+    else:
+        sim.roll(other) if answer == "take" else sim.press(other, "roll", hold=1.0)
+
+
+def _play(sim: SimTable, side: PipPlayer, turn: int, rng: random.Random, say: Say) -> None:
+    """The chosen play made by hand (now and then slipping), and ended with ROLL. A board
+    that is not where the turn began was a slip whose correction was demanded: the hands
+    put it back first, and make the play chosen."""
+    match, view = sim.match, sim.table.mover_view
+    assert match.dice is not None
+    choice = side.choose(view, match, rng)
+    if sim.table.observation != observe(view, turn, sim.table.config.caps):
+        sim.setup(sim.position)  # the slipped checker back where it was, and all with it
+        sim.make_play(turn, choice.moves)
+    else:
+        slip = side.slip(view, match.dice, choice, rng)
+        if slip is not None and _make_slip(sim, turn, slip):
+            dice = "".join(str(d) for d in sorted(match.dice, reverse=True))
+            say(
+                _("  {name} {dice}: {src}/{dst}, a checker one pip too far (illegal)").format(
+                    name=sim.table.names[turn],
+                    dice=dice,
+                    src=_("bar") if slip.src == BAR else slip.src,
+                    dst=slip.dst,
+                )
+            )
+        else:
+            sim.make_play(turn, choice.moves)
+    sim.roll(turn)
+    _confirm(sim, turn, choice)
+
+
+def _make_slip(sim: SimTable, turn: int, slip: Slip) -> bool:
+    """The hands make ``slip``, if the tracker will read it as no legal play at all."""
+    tracker = sim.table.tracker
+    assert tracker is not None
+    seen = observe(slip.result, turn, sim.table.config.caps)
+    if tracker.read(seen).kind is not Kind.WRONG:
+        return False
+    sim.make_play(turn, slip.made)
+    sim.lift(zone_of(turn, slip.src), turn)
+    sim.place(zone_of(turn, slip.dst), turn)
+    return True
+
+
+def _judge_slip(sim: SimTable, side: PipPlayer, judge: int, say: Say) -> None:
+    """The opponent of an illegal play accepts it by rolling, or demands the correction."""
+    at, dice = sim.table.at, sim.match.dice
+    assert isinstance(at, Illegal) and dice is not None
+    before = sim.table.mover_view
+    if at.after is not None and side.takes_slip(before, at.after, dice):
+        sim.roll(judge)
+        return
+    sim.cube(judge)
+    say(_("  {name} demands the correction").format(name=sim.table.names[judge]))
+
+
+def _next_game(sim: SimTable) -> None:
+    """A person's ROLL starts the next game; with engines in both seats, an engine's intent."""
+    person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
+    if person is not None:
+        sim.roll(person)
+    else:
+        sim.driver.dispatch(Decided(WHITE, Intent.NEXT_GAME, sim.clock()))
+        sim.advance()
+
+
+def _start_match(sim: SimTable, say: Say) -> None:
+    """The match shown is the one asked for (the command line's, else the config's): a
+    person here holds ROLL to start it. With engines in both seats the table asks them."""
+    person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
+    if person is not None:
+        say(_("{name} holds ROLL to start the match shown:").format(name=sim.table.names[person]))
+        sim.press(person, ROLL, hold=sim.table.config.long_press + 0.2)
+
+
+def follow_lights(sim: SimTable, player: int) -> None:
+    """The hands at the board make the move the table lights for an engine's play: a blot
+    on the destination goes to its bar first. A move the sensors cannot see (a point fuller
+    than its switches, a bear-off without tray sensors) then gets the hands' word: a person
+    here presses ROLL; with no person here the hands hold still for the table's stated wait."""
+    at = sim.table.at
+    lit = at.done if isinstance(at, Guided) and at.needs_word else None
+    (src,) = sim.scene.lifted
+    (dst,) = sim.scene.destinations
+    other = 1 - player
+    if other in sim.board.checkers(dst):
+        sim.board.lift(dst, other)
+        sim.board.place(bar_zone(other), other)
+        sim.advance()
+    sim.board.lift(src, player)
+    if dst not in (TRAY_WHITE, TRAY_BLACK) or sim.geometry.tray_slots:
+        sim.board.place(dst, player)
+    sim.advance()
+    now = sim.table.at
+    if lit is not None and isinstance(now, Guided) and now.done == lit:
+        give_word(sim)
+
+
+def give_word(sim: SimTable) -> None:
+    """The hands say the lit move, one the sensors cannot see, is made: a person here
+    presses ROLL; with nobody here they hold still for the table's stated wait."""
+    person = next((p for p in (WHITE, BLACK) if sim.table.seats[p] is Seat.PERSON), None)
+    if person is not None:
+        sim.roll(person)
+    else:
+        sim.advance(UNSEEN_WAIT + 0.5)
+
+
+def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
+    """Several plays look the same to the sensors: step to the one made, and confirm it."""
+    for _candidate in sim.table.candidates:
+        if sim.phase is not Phase.CONFIRM:
+            return
+        tracker = sim.table.tracker
+        assert tracker is not None
+        if tracker.play(sim.table.candidates[sim.table.candidate]).result == choice.result:
+            sim.roll(turn)
+            return
+        sim.cube(turn)
+
+
+class _Printer:
+    """Prints the game log's lines as the records come in, each once it is final."""
+
+    def __init__(self, sim: SimTable, say: Callable[[str], None]) -> None:
+        self.sim, self.say = sim, say
+        self.log = GameLog()
+        self.seen = self.printed = 0
+        self.games_ended = 0  # in this run: a resumed match counts from where it resumed
+        if len(sim.driver.log) > 1:  # resumed: say where, and print only what is new
+            for record in sim.driver.log:
+                self.log.add(record)
+            self.seen, self.printed = len(sim.driver.log), self.log.complete
+            where = "; ".join(match_text(sim.match, players(sim.table.names)))  # names shown
+            say(_("resuming: {where}").format(where=where))
+
+    def flush(self) -> None:
+        records = self.sim.driver.log
+        for record in records[self.seen :]:
+            self.log.add(record)
+            self.games_ended += isinstance(record, GameEnded)
+        self.seen = len(records)
+        for entry in self.log.lines[self.printed : self.log.complete]:
+            self.say(f"\n{entry.text}" if entry.kind == "game" else f"  {entry.text}")
+        self.printed = self.log.complete
+
+
+def open_sides(
+    seats: tuple[SeatChoice, SeatChoice],
+    *,
+    say: Callable[[str], None],
+    timeout: float = 60.0,
+    slips: float = 0.0,
+) -> tuple[tuple[Side, Side], list[Engine]]:
+    """The demo's two sides for ``seats`` (``demo`` or ``gnubg[:LEVEL]``; a person cannot
+    play without hands) and the engines opened for them, to close. A gnubg seat where gnubg
+    is not installed is said and played by the built-in player, who slips (makes an illegal
+    play) in ``slips`` of its plays."""
+    sides: list[Side] = []
+    engines: list[Engine] = []
+    for seat in seats:
+        if seat.kind is SeatKind.PERSON:
+            raise ValueError("the demo has no hands for a person: each side is demo or gnubg")
+        engine = (
+            None
+            if seat.kind is SeatKind.DEMO
+            else open_engine(seat, say=say, timeout=timeout, instead="the built-in player")
+        )
+        if engine is None:
+            sides.append(PipPlayer(slips=slips))
+        else:
+            engines.append(engine)
+            sides.append(EngineSeat(engine, say))
+    return (sides[0], sides[1]), engines
