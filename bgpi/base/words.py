@@ -10,10 +10,25 @@ for borne-off checkers.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Final, Literal
 
-WHITE: Final = 0
-BLACK: Final = 1
+
+class Player(IntEnum):
+    """A side of the board, and the colour of its checkers. An ``int`` too (0 and 1), so it
+    indexes the per-player pairs (names, seats, scores) and is journaled as a number."""
+
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def other(self) -> Player:
+        """The other player: the one way bgpi flips a player."""
+        return Player.BLACK if self is Player.WHITE else Player.WHITE
+
+
+WHITE: Final = Player.WHITE
+BLACK: Final = Player.BLACK
 PLAYERS: Final = (WHITE, BLACK)
 COLOUR_NAMES: Final = ("white", "black")
 
@@ -36,11 +51,11 @@ ZONES: Final = tuple(range(1, TRAY_BLACK + 1))
 ZONE_INDEX_SIZE: Final = TRAY_BLACK + 1
 
 
-def check_colour(colour: int) -> int:
-    """``colour`` if it is :data:`WHITE` or :data:`BLACK`, else :class:`ValueError`."""
+def check_colour(colour: int) -> Player:
+    """``colour`` as a :class:`Player`, else :class:`ValueError`."""
     if colour not in PLAYERS:
         raise ValueError(f"colour {colour!r} is not 0 (white) or 1 (black)")
-    return colour
+    return Player(colour)
 
 
 def bar_zone(colour: int) -> Zone:

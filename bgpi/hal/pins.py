@@ -96,12 +96,13 @@ class PinMap:
 
     def button(self, player: int, button: ButtonName) -> int:
         """The GPIO of ``player``'s ``button``."""
-        return {
+        gpios: dict[tuple[int, str], int] = {
             (WHITE, "roll"): self.white_roll,
             (WHITE, "cube"): self.white_cube,
             (BLACK, "roll"): self.black_roll,
             (BLACK, "cube"): self.black_cube,
-        }[player, button]
+        }
+        return gpios[player, button]
 
     def as_dict(self) -> dict[str, int]:
         """``{name: gpio}`` in declaration order."""

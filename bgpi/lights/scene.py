@@ -156,7 +156,9 @@ def _check_counts(scene: Scene) -> None:
 
 
 def _check_player(field: str, player: object) -> None:
-    if player is not None and (type(player) is not int or player not in PLAYERS):
+    # A Player, or a plain 0/1; a bool or a float is no player.
+    is_player = isinstance(player, int) and not isinstance(player, bool) and player in PLAYERS
+    if player is not None and not is_player:
         raise SceneError(f"{field} is {player!r}, not 0 (white), 1 (black) or None")
 
 

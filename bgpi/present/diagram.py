@@ -27,7 +27,7 @@ def marks() -> tuple[str, str]:
 
 def stacks(position: Position) -> dict[int, tuple[int, int]]:
     """Printed point -> (colour, checkers) of ``position``, White on roll in it."""
-    found = {}
+    found: dict[int, tuple[int, int]] = {}
     for point in range(1, 25):
         white, black = position.player[point], position.opponent[25 - point]
         if white or black:

@@ -498,7 +498,7 @@ def board_of_table(table: Table, geometry: Geometry) -> tuple[ZoneView, ...]:
 def _zone_colours(table: Table) -> dict[int, int]:
     """The colour of each zone: fixed for the bars and trays, else the position's, else
     the player on roll's (whose checkers are the ones moving onto new points)."""
-    colours = dict(_FIXED_COLOURS)
+    colours: dict[int, int] = dict(_FIXED_COLOURS)
     position = table.position
     for colour, side in ((WHITE, position.player), (BLACK, position.opponent)):
         for index, count in enumerate(side):
