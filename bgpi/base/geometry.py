@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.frame import SensorFrame
 from bgpi.base.words import (
     BAR_BLACK,
@@ -32,7 +33,7 @@ from bgpi.base.words import (
 Entry = tuple[Zone, int]
 
 
-class GeometryError(ValueError):
+class GeometryError(BgpiError, ValueError):
     """A sensor geometry that cannot be wired: a bit missing, doubled or out of range.
 
     ``bit`` is the offending bit index, or ``None`` when the fault is a sensor with no bit.

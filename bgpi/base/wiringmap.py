@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.geometry import Geometry, GeometryError
 from bgpi.base.words import zone_name, zone_named
 
@@ -25,7 +26,7 @@ class SlotCounts:
     tray_slots: int = 0
 
 
-class WiringMapError(ValueError):
+class WiringMapError(BgpiError, ValueError):
     """A wiring map that cannot be wired: ``where`` names the entry (``sensors.map entry 5
     (bit 17)``, ``sensors.unused``) and the message says why."""
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.hal import scanproto
 
 # What goes on the Pico, in the order mpremote copies it; main.py last, so that a Pico reset
@@ -56,7 +57,7 @@ MPREMOTE_TIMEOUT: Final = 120.0
 HELLO_TIMEOUT: Final = 15.0
 
 
-class FlashError(Exception):
+class FlashError(BgpiError, RuntimeError):
     """Flashing failed; the message says where and what to do. Exit status 1."""
 
 

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
+from bgpi.base.errors import BgpiError
 from bgpi.journal.records import Record
 from bgpi.rules import Match, Play, Position
 from bgpi.rules.result import GameResult
 
 
-class EngineError(Exception):
+class EngineError(BgpiError, RuntimeError):
     """The engine could not answer; the message says why, in one line."""
 
 
@@ -26,7 +27,7 @@ class EngineMissingError(EngineError):
     """The engine's program is not installed."""
 
 
-class EngineTimeoutError(EngineError):
+class EngineTimeoutError(EngineError, TimeoutError):
     """The engine took longer than its time limit; it has been stopped and will restart."""
 
 

@@ -3,11 +3,13 @@ type a caller would expect, so ``except ValueError`` still catches bad configura
 
 from __future__ import annotations
 
+from bgpi.base.errors import BgpiError
+
 # A bad wiring map is the geometry's error, raised by the pure core too; re-exported here.
 from bgpi.base.geometry import GeometryError
 
 
-class HalError(Exception):
+class HalError(BgpiError):
     """Base of every error raised by :mod:`bgpi.hal`."""
 
 

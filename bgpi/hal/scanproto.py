@@ -16,6 +16,8 @@ compile with ``mpy-cross`` (``tests/serial/test_mpy_cross.py``).
 
 import struct
 
+from bgpi.base.errors import BgpiError
+
 try:
     from binascii import crc_hqx
 except ImportError:  # MicroPython's binascii has no crc_hqx: crc16 falls back to a table.
@@ -94,7 +96,7 @@ MIN_PACKET = HEAD_SIZE + CRC_SIZE
 LEGACY_MIN_PACKET = 4
 
 
-class ProtocolError(ValueError):
+class ProtocolError(BgpiError, ValueError):
     """Bytes that are not a good packet or message; ``kind`` names the fault for counting:
     ``"cobs"``, ``"short"``, ``"crc"``, ``"oversized"``, ``"message"`` or ``"version"``.
     A ``"version"`` fault names the packet's ``version``, and ``legacy`` is ``(type, seq)`` of

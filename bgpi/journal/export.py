@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.journal.records import (
     CubeAction,
     GameEnded,
@@ -73,7 +74,7 @@ _ANSWERS: Final = {"take": Match.take, "drop": Match.drop, "beaver": Match.beave
 _NAME_UNSAFE: Final = re.compile(r"[\s:,]+")
 
 
-class MatExportError(ValueError):
+class MatExportError(BgpiError, ValueError):
     """Records that do not make a match: names the record and what is wrong with it."""
 
 

@@ -3,8 +3,10 @@ scene, a map, a style) given by the table or read from the config."""
 
 from __future__ import annotations
 
+from bgpi.base.errors import BgpiError
 
-class LightsError(ValueError):
+
+class LightsError(BgpiError, ValueError):
     """Base of every error raised by :mod:`bgpi.lights`."""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.words import ROLL
 from bgpi.journal.records import Played
 from bgpi.remote.wire import Action, Intent
@@ -22,7 +23,7 @@ from bgpi.table import Chosen, Decided, Guided, Phase
 from bgpi.table import Intent as TableIntent
 
 
-class UnmadeIntentError(ValueError):
+class UnmadeIntentError(BgpiError, ValueError):
     """An intent the table here cannot make (its phase does not allow it)."""
 
 

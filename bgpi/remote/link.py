@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.log import MessageLog
 from bgpi.remote.pairing import Pairing, side_name
@@ -24,11 +25,11 @@ log = logging.getLogger("bgpi")
 NUDGE: Final = 3.0  # seconds of silence before a waiting board says hello again
 
 
-class MatchPausedError(RuntimeError):
+class MatchPausedError(BgpiError, RuntimeError):
     """The match is paused: a cheat was caught, or the boards are out of step."""
 
 
-class SilenceError(TimeoutError):
+class SilenceError(BgpiError, TimeoutError):
     """The other board has said nothing for too long."""
 
 

@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.words import BLACK, WHITE
 
 ALPHABET: Final = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read out over the phone
@@ -23,7 +24,7 @@ _SALT: Final = b"bgpi remote v1"
 SIDE_NAMES: Final = ("white", "black")
 
 
-class PairingError(ValueError):
+class PairingError(BgpiError, ValueError):
     """A match code that cannot pair two boards."""
 
 

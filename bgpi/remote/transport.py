@@ -18,13 +18,14 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from bgpi.base.errors import BgpiError
 from bgpi.remote.broker import Broker
 
 log = logging.getLogger("bgpi")
 QOS = 1
 
 
-class TransportError(OSError):
+class TransportError(BgpiError, OSError):
     """The broker cannot be reached or refused us."""
 
 

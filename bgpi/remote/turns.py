@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.words import BLACK, WHITE
 from bgpi.journal.records import (
     CubeAction,
@@ -47,7 +48,7 @@ class Next:
     at: int = 0
 
 
-class OutOfStepError(ValueError):
+class OutOfStepError(BgpiError, ValueError):
     """The boards' journals disagree."""
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.journal.records import MatchStarted, from_json, to_json
 from bgpi.remote.pairing import SIDE_NAMES, Pairing
 
@@ -24,7 +25,7 @@ VERSION: Final = 1
 MAX_BYTES: Final = 16_384  # no message of a match is near this; a bigger one is not read
 
 
-class BadMessageError(ValueError):
+class BadMessageError(BgpiError, ValueError):
     """A message that does not open: not ours, forged, or malformed (the reason says which)."""
 
 

@@ -1,8 +1,10 @@
 """The rules' error tree. Every error is also a ``ValueError``, so callers that only care
 that the input was bad can catch that, and callers that care why can catch the subclass."""
 
+from bgpi.base.errors import BgpiError
 
-class RulesError(ValueError):
+
+class RulesError(BgpiError, ValueError):
     """Base of every error raised by :mod:`bgpi.rules`."""
 
 

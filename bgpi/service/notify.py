@@ -22,6 +22,7 @@ import time
 from collections.abc import Mapping
 from typing import Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.hal.api import Clock
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ WATCHDOG_USEC: Final = "WATCHDOG_USEC"
 WATCHDOG_PID: Final = "WATCHDOG_PID"
 
 
-class NotifyError(ValueError):
+class NotifyError(BgpiError, ValueError):
     """A ``$NOTIFY_SOCKET`` or ``$WATCHDOG_USEC`` that cannot be used: names the variable."""
 
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE, ButtonName
 from bgpi.hal import open_pixels
 from bgpi.hal.dice import SeededDice
@@ -40,7 +41,7 @@ from bgpi.sim.simtable import dice_rolled
 from bgpi.table import Phase, Table
 
 
-class SelfPlayError(ValueError):
+class SelfPlayError(BgpiError, ValueError):
     """Self-play asked for on a board that is not the simulator."""
 
 

@@ -12,11 +12,13 @@ from typing import Final
 
 import segno
 
+from bgpi.base.errors import BgpiError
+
 Matrix = tuple[tuple[bool, ...], ...]
 MAX_VERSION: Final = 10  # larger codes are hard to scan off a phone-sized page
 
 
-class QrError(ValueError):
+class QrError(BgpiError, ValueError):
     """Text too long for a code a phone can read off the page."""
 
 
