@@ -13,8 +13,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bgpi.base.geometry import Entry, Geometry
+from bgpi.builder.calibrate.files import partial_path
 from bgpi.builder.calibrate.learn import Finding, Kind, input_name, spots
-from bgpi.builder.calibrate.store import partial_path
 from bgpi.builder.calibrate.wizard import ChainBoard, Choice, SimBuilder, SimChain, Terminal, Wizard
 from bgpi.hal.gpio import GpioSensors
 from bgpi.hal.serial import SerialSensors

@@ -10,7 +10,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from bgpi.base.geometry import Geometry
-from bgpi.builder.calibrate.store import partial_path
+from bgpi.builder.calibrate.files import partial_path
 from bgpi.builder.calibrate.wizard import (
     Board,
     Builder,

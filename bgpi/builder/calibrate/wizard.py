@@ -19,6 +19,7 @@ from typing import Protocol
 from bgpi.base.geometry import Entry, Geometry
 from bgpi.base.wiringmap import map_toml, unused_toml
 from bgpi.base.words import RGB, WHITE, ZONES, zone_name
+from bgpi.builder.calibrate.files import Partial, partial_path, write_map
 from bgpi.builder.calibrate.learn import (
     Finding,
     Kind,
@@ -32,7 +33,6 @@ from bgpi.builder.calibrate.learn import (
     spots,
     stuck,
 )
-from bgpi.builder.calibrate.store import Partial, partial_path, write_map
 from bgpi.hal.api import Pixels, Sensors
 from bgpi.hal.sim import SimBoard, WiringFaults
 from bgpi.lights.ledmap import LedMap
