@@ -307,6 +307,13 @@ class Diagnose:
         if not missing:
             self.out("  every switch closed at least once")
             return
+        # A switch never seen closed is a fault until a checker has closed it: unwired,
+        # soldered to the wrong input, or broken. "No problems" would be untrue then.
+        never = len(entries) - len(seen)
+        self.findings.fail(
+            f"{never} of {len(entries)} switches never closed (listed above): put a checker "
+            "on each slot once; one that never closes is unwired, on the wrong input or broken"
+        )
         self.out("  never closed:")
         whole = [
             zone

@@ -337,3 +337,13 @@ def test_without_usable_leds_the_wizard_goes_on_with_words(
         board, _, pixels = _hardware(config, 152, stack)
         assert pixels is None and board.nbits == 152
     assert "the LEDs cannot be used (the neopixel backend" in capsys.readouterr().out
+
+
+def test_the_wizard_numbers_chips_as_the_hardware_guide_does() -> None:
+    # hardware/geometry.md's table: "| 6-11 | point 2 | 0-5 | chip 0 G-H, chip 1 A-D |". A
+    # builder probes the chip the wizard names, so both must count from the same end.
+    guide = (Path(__file__).resolve().parents[2] / "hardware" / "geometry.md").read_text()
+    rows = re.findall(r"^\| (\d+)-(\d+) \| [^|]+ \| [^|]+ \| chip (\d+) ([A-H])-", guide, re.M)
+    assert len(rows) >= 5
+    for first, _last, chip, letter in rows:
+        assert input_name(int(first)) == f"bit {first} (chip {chip}, input {letter})"

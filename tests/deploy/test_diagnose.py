@@ -121,7 +121,10 @@ def test_each_switch_is_printed_live_with_its_point_and_slot_and_lit() -> None:
         "    point 7 slot 2-5",
         "    black bar slot 1-3",
     ]
-    assert not r.diagnose.findings.problems
+    assert r.diagnose.findings.problems == [
+        "149 of 152 switches never closed (listed above): put a checker on each slot once; "
+        "one that never closes is unwired, on the wrong input or broken"
+    ]
 
 
 def _lit(r: Rig) -> tuple[int, ...]:
@@ -276,10 +279,29 @@ def test_the_sensor_report_gives_the_scan_rate_and_the_backends_counters() -> No
     ]
 
 
+def _close_every_switch(board: SimBoard) -> None:
+    """The builder's walk of the switch step: a stack as tall as each zone's slots, lifted
+    again, so every switch closes once."""
+    geometry = Geometry.default()
+    for zone in {zone for _bit, zone, _slot in geometry.entries()}:
+        for _ in range(geometry.slots(zone)):
+            board.place(zone, WHITE)
+        for _ in range(geometry.slots(zone)):
+            board.lift(zone)
+
+
 def test_a_quiet_board_passes_and_a_missing_button_fails() -> None:
     r = rig()
-    r.hands = [lambda: r.board.place(1, WHITE)]
+    walked: list[bool] = []
+
+    def builder() -> None:  # once the switch step watches, the builder walks the board
+        if not walked and any(line.startswith("switches:") for line in r.lines):
+            walked.append(True)
+            _close_every_switch(r.board)
+
+    r.hand = builder
     assert r.diagnose.run(["sensors", "leds", "switches"], seconds=0.5, step=0) == 0
+    assert "  every switch closed at least once" in r.lines
     assert r.lines[-1] == "no problems found"
     assert set(r.pixels.frames[-1]) == {(0, 0, 0)}
     r = rig()
@@ -342,9 +364,12 @@ def test_bgpi_diagnose_runs_on_the_simulator() -> None:
     assert "  pixel 243: score.black, last (15 of 15)" in leds.stdout.splitlines()
     assert "sensors:" not in leds.stdout
     switches = bgpi("--switches-only", "--seconds", "0.2")
-    assert switches.returncode == 0, switches.stderr
+    assert switches.returncode == 1, switches.stderr  # nobody closed a switch: not a pass
     assert "sensors: SimBoard, 152 inputs (19 chips of 8)" in switches.stdout
     assert "  seen closed: 0 of 152 switches" in switches.stdout
+    assert "    every slot of points 1-24, white bar, black bar" in switches.stdout
+    assert "  - 152 of 152 switches never closed (listed above)" in switches.stdout
+    assert "no problems found" not in switches.stdout
     buttons = bgpi("--buttons-only", "--seconds", "0.05")
     assert buttons.returncode == 1
     assert "  White ROLL: no press within 0.05 s" in buttons.stdout

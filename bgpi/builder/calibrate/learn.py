@@ -25,9 +25,10 @@ def spot_name(spot: Entry) -> str:
 
 
 def input_name(bit: int) -> str:
-    """Where bit ``bit`` enters the chain: ``"bit 12 (chip 2, input E)"``, chips counted
-    from 1 nearest the Pi, inputs A-H."""
-    return f"bit {bit} (chip {bit // 8 + 1}, input {'ABCDEFGH'[bit % 8]})"
+    """Where bit ``bit`` enters the chain: ``"bit 12 (chip 1, input E)"``, chips counted
+    from 0 nearest the Pi as the hardware guides number them (hardware/geometry.md), inputs
+    A-H."""
+    return f"bit {bit} (chip {bit // 8}, input {'ABCDEFGH'[bit % 8]})"
 
 
 def bits_of(value: int) -> tuple[int, ...]:
