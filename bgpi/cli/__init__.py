@@ -28,19 +28,33 @@ log = logging.getLogger("bgpi")
 _GROUPS = (service, simulated, builder, engine, journal, configuration, rules)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _common(*, defaults: bool) -> argparse.ArgumentParser:
+    """The options every command takes, before the command (``bgpi --language fi status``)
+    or after it. After it they carry no defaults, so they set only what was given and never
+    undo the same option given before the command."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="FILE", help="the TOML configuration file")
-    common.add_argument("--state-dir", metavar="DIR", help="where the journal lives")
+    none: object = None if defaults else argparse.SUPPRESS
+    common.add_argument("--config", metavar="FILE", default=none, help="the TOML config file")
+    common.add_argument("--state-dir", metavar="DIR", default=none, help="where the journal lives")
     common.add_argument(
         "--language",
         choices=CHOICES,
+        default=none,
         help="the players' language (default: the config's [display] language, else the locale)",
     )
-    common.add_argument("-v", "--verbose", action="count", default=0, help="more log lines")
+    common.add_argument(
+        "-v", "--verbose", action="count", default=0 if defaults else argparse.SUPPRESS,
+        help="more log lines",
+    )  # fmt: skip
+    return common
 
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common(defaults=False)
     parser = argparse.ArgumentParser(
-        prog="bgpi", description="A wooden backgammon board that enforces the rules."
+        prog="bgpi",
+        description="A wooden backgammon board that enforces the rules.",
+        parents=[_common(defaults=True)],
     )
     parser.add_argument("--version", action="version", version=f"bgpi {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -116,9 +116,13 @@ def _remote_demo(config: Config, args: argparse.Namespace) -> int:
 
 
 def _club_results(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.remote.commands import club_results  # noqa: PLC0415
+    from bgpi.remote.commands import club_of, club_results  # noqa: PLC0415
 
-    return club_results(config, args)
+    try:
+        broker, club = club_of(config, args)
+    except ValueError as exc:  # no club, or a broker that is no URL: a usage error
+        raise UsageError(str(exc)) from None
+    return club_results(broker, club)
 
 
 def _remote_seat_options(parser: argparse.ArgumentParser) -> None:

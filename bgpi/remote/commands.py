@@ -65,13 +65,22 @@ def remote_demo(game: RemoteGame, match: MatchStarted, args: argparse.Namespace)
     return OK
 
 
-def club_results(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.remote.club import fetch_results  # noqa: PLC0415
+def club_of(config: Config, args: argparse.Namespace) -> tuple[Broker, str]:
+    """The broker and the club the command line (else the config) names; ``ValueError``
+    saying what is missing or malformed."""
+    from bgpi.remote.club import club_topic  # noqa: PLC0415
 
     club = args.club or config.remote.club
     if not club:
         raise ValueError("no club: give --club NAME or set [remote] club")
-    results = fetch_results(broker_of(config, args.broker), club)
+    club_topic(club)  # a name no topic can hold is refused here, before any broker is asked
+    return broker_of(config, args.broker), club
+
+
+def club_results(broker: Broker, club: str) -> int:
+    from bgpi.remote.club import fetch_results  # noqa: PLC0415
+
+    results = fetch_results(broker, club)
     if not results:
         print(_("no results in club {club}").format(club=club))
     for result in results:

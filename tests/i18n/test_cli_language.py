@@ -91,3 +91,22 @@ def test_plays_counts_in_finnish(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "plays", "31", "--language", "fi")
     assert code == 0
     assert "16 sallittua siirtoa heitolla 3-1:" in out
+
+
+def test_the_common_options_go_before_the_command_or_after_it(
+    capsys: pytest.CaptureFixture[str], played: Path
+) -> None:
+    code, before, _ = run(capsys, "--language", "fi", "--state-dir", str(played), "status")
+    assert code == 0
+    assert "Valkoinen" in before
+    code, after, _ = run(capsys, "status", "--language", "fi", "--state-dir", str(played))
+    assert (code, after) == (0, before)
+    # Given after the command, an option wins over the same option before it.
+    code, swedish, _ = run(
+        capsys, "--language", "fi", "status", "--language", "sv", "--state-dir", str(played)
+    )
+    assert code == 0
+    assert "Vit" in swedish and "Valkoinen" not in swedish
+    code, _, err = run(capsys, "--language", "xx", "status")
+    assert code == USAGE
+    assert "argument --language: invalid choice: 'xx'" in err  # not taken for the command

@@ -55,11 +55,15 @@ def test_a_broker_that_is_not_there_fails_in_one_line(
     assert capsys.readouterr().err == f"bgpi club: broker {url}: no broker answers there\n"
 
 
-def test_club_results_need_a_club(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["club", "results", "--broker", "mqtt://127.0.0.1"]) == 1
+def test_club_results_need_a_club_and_a_broker_url_or_it_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["club", "results", "--broker", "mqtt://127.0.0.1"]) == 2
     assert capsys.readouterr().err == "bgpi club: no club: give --club NAME or set [remote] club\n"
-    assert main(["club", "results", "--broker", "mqtt://127.0.0.1", "--club", "a/b"]) == 1
+    assert main(["club", "results", "--broker", "mqtt://127.0.0.1", "--club", "a/b"]) == 2
     assert "club name 'a/b': 1 to 64 characters, none of / + #" in capsys.readouterr().err
+    assert main(["club", "results", "--broker", "notaurl", "--club", "x"]) == 2  # as demo's
+    assert "broker 'notaurl': expected mqtt://HOST[:PORT]" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
