@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from bgpi.base.i18n import _
-from bgpi.engine.api import Engine, EngineError, GameAnalysis, MatchAnalysis, PlayerRating
+from bgpi.engine.api import (
+    AVERAGE_LUCK,
+    Engine,
+    EngineError,
+    GameAnalysis,
+    MatchAnalysis,
+    PlayerRating,
+)
 from bgpi.journal.records import Record
 from bgpi.journal.store import Journal
 from bgpi.present.phrases import player
@@ -160,7 +167,8 @@ def _rated(p: PlayerRating) -> str:
         cube_decisions=p.cube_decisions,
         cube_loss=f"{p.cube_error:.0f}",
         luck=f"{p.luck:+.1f}",
-        luck_rating=_(p.luck_rating),
+        # gnubg's word for average luck is "None" (kept as gnubg says it, in the analysis).
+        luck_rating=_(AVERAGE_LUCK if p.luck_rating == "None" else p.luck_rating),
     )
 
 

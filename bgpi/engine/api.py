@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from typing import Final, Protocol
 
 from bgpi.base.errors import BgpiError
+from bgpi.base.i18n import N_
 from bgpi.journal.records import Record
 from bgpi.rules import Match, Play, Position
 from bgpi.rules.result import GameResult
@@ -52,6 +53,10 @@ class CubeDecision:
     double: bool
     answer: CubeAnswer
     words: str
+
+
+# gnubg calls average luck "None", which a player reads as no rating at all.
+AVERAGE_LUCK: Final = N_("Average dice")
 
 
 @dataclass(frozen=True, slots=True)

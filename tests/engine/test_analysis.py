@@ -232,3 +232,17 @@ def test_a_v1_journal_without_analyses_gets_the_table_with_the_first(
     assert engine.calls == 1
     with Journal.open(path, read_only=True) as journal:
         assert journal.records() == records
+
+
+def test_average_luck_is_said_in_words_not_as_gnubgs_none() -> None:
+    from bgpi.engine.analysis import report  # noqa: PLC0415
+    from bgpi.engine.api import GameAnalysis, PlayerRating  # noqa: PLC0415
+
+    def rated(name: str, luck_rating: str) -> PlayerRating:
+        return PlayerRating(name, 20, 30.0, 2, 0.0, 4.2, "Expert", 27.6, luck_rating)
+
+    players = (rated("White", "None"), rated("Black", "Good dice, man!"))
+    lines = report(MatchAnalysis("gnubg expert", (GameAnalysis(1, (0, 0), players),), players))
+    assert lines[2].endswith("luck +27.6 per move (Average dice)")
+    assert lines[3].endswith("luck +27.6 per move (Good dice, man!)")
+    assert not any("(None)" in line for line in lines)
