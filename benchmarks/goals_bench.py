@@ -36,7 +36,7 @@ import timeit
 from collections.abc import Callable
 from pathlib import Path
 
-from gnubg_reference import HEAVY, OPENING, Roll, gnubg_nn, summary, timing
+from gnubg_reference import HEAVY, OPENING, Roll, gnubg_nn, summary, timing, timings
 
 from bgpi.base.geometry import Geometry
 from bgpi.rules import Position, legal_plays
@@ -140,15 +140,15 @@ def against_gnubg(turns: list[tuple[Position, Roll]]) -> None:
         f"legal_plays, AACAkCRJqqoAAA 1-1: {heavy.ours * 1e3:.2f} ms, gnubg-nn "
         f"{heavy.theirs * 1e3:.2f} ms: {heavy.ratio:.1f}x (goal 10x)"
     )
-    timings = [timing(nn, pos, roll) for pos, roll in turns]
-    total = sum(t.ours for t in timings) / sum(t.theirs for t in timings)
+    found = timings(nn, turns)
+    total = sum(t.ours for t in found) / sum(t.theirs for t in found)
     print(
-        summary(f"legal_plays, {len(turns)} random-game rolls", timings, goal=" (goal 15x)")
+        summary(f"legal_plays, {len(turns)} random-game rolls", found, goal=" (goal 15x)")
         + f"; all together {total:.1f}x"
     )
     for label, doubles in (("doubles alone", True), ("other rolls", False)):
-        print(summary(f"  {label}", [t for t in timings if (t.roll[0] == t.roll[1]) == doubles]))
-    opening = [timing(nn, Position.initial(), roll) for roll in OPENING]
+        print(summary(f"  {label}", [t for t in found if (t.roll[0] == t.roll[1]) == doubles]))
+    opening = timings(nn, [(Position.initial(), roll) for roll in OPENING])
     print(summary(f"legal_plays, the opening's {len(OPENING)} rolls", opening))
 
 

@@ -20,7 +20,7 @@ import random
 import statistics
 import timeit
 
-from gnubg_reference import HEAVY, OPENING, gnubg_nn, summary, timing
+from gnubg_reference import HEAVY, OPENING, Case, gnubg_nn, summary, timing, timings
 
 from bgpi.rules import Position, legal_plays
 from bgpi.rules.result import game_result
@@ -76,7 +76,7 @@ def main() -> None:
     against_gnubg(calls)
 
 
-def against_gnubg(calls: list[tuple[Position, tuple[int, int]]]) -> None:
+def against_gnubg(calls: list[Case]) -> None:
     nn = gnubg_nn()
     if nn is None:
         print("against gnubg-nn: the gnubg-nn package (dev extra) is not installed")
@@ -86,9 +86,9 @@ def against_gnubg(calls: list[tuple[Position, tuple[int, int]]]) -> None:
         f"against gnubg-nn's moves, AACAkCRJqqoAAA 1-1: legal_plays {heavy.ours * 1e3:.2f} ms, "
         f"gnubg-nn {heavy.theirs * 1e3:.2f} ms: {heavy.ratio:.1f}x"
     )
-    random_game = [timing(nn, pos, roll, rounds=3) for pos, roll in calls]
+    random_game = timings(nn, calls, rounds=3)
     print(summary(f"  {len(calls)} random-game calls", random_game))
-    opening = [timing(nn, Position.initial(), roll) for roll in OPENING]
+    opening = timings(nn, [(Position.initial(), roll) for roll in OPENING])
     print(summary(f"  the opening's {len(OPENING)} rolls", opening))
 
 
