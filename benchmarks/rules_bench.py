@@ -9,8 +9,8 @@ Then, where the gnubg-nn package (dev extra) is installed, ``legal_plays`` again
 move generator as gnubg-nn's ``moves`` exposes it (gnubg_reference.py): the ratio of their
 times on the same positions and rolls, checked to find the same resulting positions first,
 for the heaviest position, the random-game calls above (median and worst) and the opening's
-15 rolls. A ratio of two times taken side by side holds on any machine; the times above are
-this machine's.
+15 rolls. A ratio of two times taken side by side depends far less on the machine's other
+load than the times above.
 """
 
 from __future__ import annotations
