@@ -7,20 +7,22 @@ start-up).
   against the goal and against building the whole tree first, as before;
 - the tree the first lift of a checker needs, built while the hand is on its way;
 - a committed play checked against the tracker's index, against generating the plays again;
-- ``legal_plays`` against GNU Backgammon's C move generator (``GenerateMoves`` in the gnubg
-  package of the dev extra, called through ctypes), side by side on the same positions;
+- ``legal_plays`` against gnubg's C move generator, as the gnubg-nn package of the dev extra
+  exposes it (``gnubg_nn.moves``; gnubg_reference.py says why not the gnubg package), on the
+  same positions and rolls, checked to find the same resulting positions before either is
+  timed: the heaviest position, the rolls of random games (median and worst ratio, doubles
+  and other rolls apart) and the opening's 15 rolls;
 - ``import bgpi.service.app`` (CPU time, less the interpreter's own start) and ``bgpi run`` ready on
   the simulator, both from source and from bytecode.
 
 Figures are medians of repeated runs (a percentile over rolls takes each roll's best of
-three); ratios compare figures taken in this same run, since the machine's other load changes
-from run to run.
+three; each generator's time on a roll is its best of several short rounds); ratios compare
+figures taken in this same run, since the machine's other load changes from run to run.
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import random
 import resource
@@ -33,7 +35,8 @@ import time
 import timeit
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
+
+from gnubg_reference import HEAVY, OPENING, Roll, gnubg_nn, summary, timing, timings
 
 from bgpi.base.geometry import Geometry
 from bgpi.rules import Position, legal_plays
@@ -42,10 +45,7 @@ from bgpi.sensing.board import capacities, observe
 from bgpi.sensing.tracker import TurnTracker
 
 CAPS = capacities(Geometry.default())
-HEAVY = Position.from_id("AACAkCRJqqoAAA")
 DEMO = ("--seed", "3", "--length", "7", "--games", "1")
-ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
-Roll = tuple[int, int]
 
 
 def median(stmt: Callable[[], object], number: int, repeat: int = 5) -> float:
@@ -130,76 +130,26 @@ def commit_check() -> None:
     )
 
 
-class Board(ctypes.Structure):
-    """gnubg's TanBoard: unsigned int[2][25], [0] the side not on roll."""
-
-    _fields_ = [("sides", (ctypes.c_uint * 25) * 2)]
-
-
-class MoveList(ctypes.Structure):
-    """gnubg's movelist; GenerateMoves points amMoves at its own buffer."""
-
-    _fields_ = [
-        ("cMoves", ctypes.c_int),
-        ("cMaxMoves", ctypes.c_int),
-        ("cMaxPips", ctypes.c_int),
-        ("iMoveBest", ctypes.c_int),
-        ("rBestScore", ctypes.c_float),
-        ("amMoves", ctypes.c_void_p),
-    ]
-
-
-def gnubg_generator(gnubg: ModuleType) -> Callable[[Position, Roll], Callable[[], int]]:
-    """A maker of calls to gnubg's GenerateMoves for a position and roll."""
-    library = ctypes.CDLL(gnubg._gnubg.__file__)
-    generate = library.GenerateMoves
-    generate.argtypes = [
-        ctypes.POINTER(MoveList),
-        ctypes.POINTER(Board),
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-    ]
-    generate.restype = ctypes.c_int
-    found = MoveList()
-
-    def call(pos: Position, roll: Roll) -> Callable[[], int]:
-        board = Board()
-        board.sides[0][:] = pos.opponent[1:]
-        board.sides[1][:] = pos.player[1:]
-        return lambda: generate(ctypes.byref(found), ctypes.byref(board), roll[0], roll[1], 0)
-
-    return call
-
-
 def against_gnubg(turns: list[tuple[Position, Roll]]) -> None:
-    try:
-        import gnubg  # noqa: PLC0415 (the dev extra's reference, x86-64 only)
-    except ImportError:
-        print("legal_plays against gnubg: the gnubg package (dev extra) is not installed")
+    nn = gnubg_nn()
+    if nn is None:
+        print("legal_plays against gnubg-nn: the gnubg-nn package (dev extra) is not installed")
         return
-    generator = gnubg_generator(gnubg)
-    heavy_c = generator(HEAVY, (1, 1))
-    assert heavy_c() == len(legal_plays(HEAVY, (1, 1)))
-    ours, theirs = median(lambda: legal_plays(HEAVY, (1, 1)), 3), median(heavy_c, 10)
+    heavy = timing(nn, HEAVY, (1, 1), rounds=15)
     print(
-        f"legal_plays, AACAkCRJqqoAAA 1-1: {ours * 1e3:.2f} ms, gnubg {theirs * 1e3:.2f} ms: "
-        f"{ours / theirs:.1f}x (goal 10x)"
+        f"legal_plays, AACAkCRJqqoAAA 1-1: {heavy.ours * 1e3:.2f} ms, gnubg-nn "
+        f"{heavy.theirs * 1e3:.2f} ms: {heavy.ratio:.1f}x (goal 10x)"
     )
-    ratios, doubles, mine, c = [], [], [], []
-    for pos, roll in turns:
-        call = generator(pos, roll)
-        ours, theirs = median(lambda p=pos, r=roll: legal_plays(p, r), 5), median(call, 20)
-        (doubles if roll[0] == roll[1] else ratios).append(ours / theirs)
-        mine.append(ours)
-        c.append(theirs)
+    found = timings(nn, turns)
+    total = sum(t.ours for t in found) / sum(t.theirs for t in found)
     print(
-        f"legal_plays, {len(turns)} random-game rolls: median {statistics.median(mine) * 1e6:.1f} "
-        f"us, gnubg {statistics.median(c) * 1e6:.1f} us: median ratio "
-        f"{statistics.median(ratios + doubles):.1f}x (goal 15x), total {sum(mine) / sum(c):.1f}x; "
-        f"doubles alone {statistics.median(doubles):.1f}x, other rolls "
-        f"{statistics.median(ratios):.1f}x"
+        summary(f"legal_plays, {len(turns)} random-game rolls", found, goal=" (goal 15x)")
+        + f"; all together {total:.1f}x"
     )
+    for label, doubles in (("doubles alone", True), ("other rolls", False)):
+        print(summary(f"  {label}", [t for t in found if (t.roll[0] == t.roll[1]) == doubles]))
+    opening = timings(nn, [(Position.initial(), roll) for roll in OPENING])
+    print(summary(f"legal_plays, the opening's {len(OPENING)} rolls", opening))
 
 
 def interpreter(code: str, env: dict[str, str]) -> float:
