@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from bgpi.base.i18n import _
-from bgpi.base.words import BLACK, ROLL, Player
+from bgpi.base.words import ROLL, Player
 from bgpi.journal.records import (
     PEOPLE,
     GameEnded,
@@ -44,7 +44,7 @@ from bgpi.sensing.mistakes import Mistake, diagnose, mistake_words, refusal
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table import guided, intents
-from bgpi.table.board import diff_of
+from bgpi.table.board import diff_of, white_view
 from bgpi.table.buttons import Hold, Intent, rows_of
 from bgpi.table.errors import TableError
 from bgpi.table.events import (
@@ -196,7 +196,7 @@ class Table:
         return self.mover_view_of(self.match.turn)
 
     def mover_view_of(self, player: int | None) -> Position:
-        return self.position.swap() if player == BLACK else self.position
+        return white_view(self.position, player)
 
     # -- events -----------------------------------------------------------------------------
 
@@ -284,7 +284,7 @@ class Table:
     def commit(self, moves: tuple[Move, ...], after: Position) -> Step:
         """The play ``moves`` of the player on roll, leading to ``after`` (the mover's
         view), journaled, with the end of the game it wins."""
-        mover = self.on_roll
+        mover = int(self.on_roll)  # the record holds the match's number, as it always has
         records: list[Record] = [Played.of(mover, moves)]
         result = game_result(after)
         if result is not None:
