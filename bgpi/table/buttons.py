@@ -325,11 +325,12 @@ ROWS: Final = (
         Meaning.ACCEPT, N_("accepts (ROLL)")),
     Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, TURN,
         Meaning.DECLINE, N_("declines (CUBE)")),
-    # The last checker borne off always shows, so the word never ends a game; nor does a
-    # confirmed play: a won board is one position, never two plays' look-alike.
+    # The word is for a move the sensors cannot see, and the last checker borne off always
+    # shows: the word never ends a game.
     Row(P.GUIDED, Who.EITHER, ROLL, S, Intent.MOVE_MADE, (P.GUIDED, P.BEFORE_ROLL),
         Meaning.CONFIRM, N_("press ROLL once the lit move is made (the sensors cannot see it)"),
         unseen_lit),
+    # A won board (all borne off) is one position, never two plays' look-alike.
     Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, (P.BEFORE_ROLL,),
         Meaning.CONFIRM, N_("ROLL confirms the one lit")),
     Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, (P.CONFIRM,),

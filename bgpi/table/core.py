@@ -211,7 +211,7 @@ class Table:
             return replace(step, request=request)
         return step
 
-    def _handle(self, event: Event) -> Step:  # noqa: PLR0911 (one branch per kind of event)
+    def _handle(self, event: Event) -> Step:
         if isinstance(event, Seen | Tick):
             return self._seen(event)
         if isinstance(event, DiceRolled | DiceDrawing):
@@ -223,7 +223,10 @@ class Table:
             return Step(replace(self, faults=faults))
         if isinstance(event, Press):
             return self._button(event)
-        # An answer from off the shell's loop: a seat's decision or play, or a hint.
+        return self._answered(event)
+
+    def _answered(self, event: Decided | Chosen | Hinted) -> Step:
+        """An answer from off the shell's loop: a seat's decision or play, or a hint."""
         if isinstance(event, Decided):
             return guided.decided(self, event)
         if isinstance(event, Chosen):

@@ -66,7 +66,7 @@ class _By(Generic[R]):
     apply: Callable[[Table, R], Table]
 
     def __call__(self, table: Table, record: Record) -> Table:
-        if not isinstance(record, self.kind):  # the dict's key is its type: a bug
+        if not isinstance(record, self.kind):  # never (keyed by its type): narrows it
             raise TableError(f"{record} is not a {self.kind.__name__}")
         return self.apply(table, record)
 
