@@ -95,7 +95,7 @@ def move_made(table: Table, at: Guided, player: Player) -> Step:
 
 def _made(table: Table, at: Guided) -> Step:
     if not at.needs_word:
-        raise TableError(f"move {at.done + 1} of the guided play is seen, not given the word")
+        raise TableError(f"move {at.done + 1} of the guided play is one the sensors see: no word")
     return done(replace(table, at=replace(at, done=at.done + 1, since=None)).read_board())
 
 
