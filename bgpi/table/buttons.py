@@ -2,10 +2,12 @@
 
 A row says: in this phase, this player's button, pressed short or held, means this
 (:class:`Intent`, what the table does; :class:`~bgpi.lights.scene.Meaning`, the light at the
-button; ``words``, the page's status line), when ``when`` allows it. Pressing
-(:meth:`bgpi.table.core.Table.handle`), the prompts in the scene (:mod:`bgpi.present.leds`) and the
-status line (:mod:`bgpi.web.view`) all read :func:`active_rows`, so a new gesture is one row
-and a prompt cannot say what a press does not do.
+button; ``words``, the page's status line), when ``when`` allows it, and leads to one of
+these phases (``leads``: where the table is once the press, and the dice it asks for, are
+done). Pressing (:meth:`bgpi.table.core.Table.handle`), the prompts in the scene
+(:mod:`bgpi.present.leds`) and the status line (:mod:`bgpi.web.view`) all read
+:func:`active_rows`, so a new gesture is one row and a prompt cannot say what a press does
+not do.
 
 A button whose held row is active waits for its release to tell short from held (its short
 meaning then acts on release); every other button acts when it goes down. The hint rows
@@ -15,47 +17,61 @@ press acts while the sensors are down (a stale board decides nothing), so no but
 then; a press with no row does nothing, and a ROLL refused while moving says why
 (:func:`bgpi.sensing.mistakes.refusal`).
 
-========== =========== ====== ===== ============================== =====================
-phase      player      button hold  intent                         when
-========== =========== ====== ===== ============================== =====================
-opening    either      ROLL   short roll my opening die            not rolled yet
-before     on roll     ROLL   short roll                           the board shows the
-                                                                   position (a person's)
-before     on roll     CUBE   short double                         the rules allow it (and
-                                                                   the board, as ROLL)
-before     on roll     CUBE   held  choose a resignation           the board, as ROLL
-before     on roll     ROLL   held  hint: would gnubg double?      hints on for the seat
-doubled    the other   ROLL   short take
-doubled    the other   ROLL   held  beaver                         the rules allow it
-doubled    the other   CUBE   short drop
-doubled    the other   CUBE   held  hint: take, drop or beaver?    hints on for the seat
-moving     on roll     ROLL   short end the turn                   a complete play shown
-moving     on roll     ROLL   short end the turn as it stands      the board is wrong and
-                                                                   illegal plays may be
-                                                                   accepted (config; never
-                                                                   against a remote board)
-moving     on roll     CUBE   held  choose a resignation
-moving     on roll     ROLL   held  hint: gnubg's play, lit        hints on for the seat,
-                                                                   no checker moved yet,
-                                                                   a move to make
-illegal    the other   ROLL   short accept the play, and roll      the board can be read
-illegal    the other   CUBE   short demand the correction
-resigning  on roll     ROLL   short offer the level shown
-resigning  on roll     CUBE   short show the next level (1, 2, 3, 1...)
-resigning  on roll     CUBE   held  play on: no resignation
-offered    the other   ROLL   short accept the resignation
-offered    the other   CUBE   short decline it: play goes on
-guided     a person    ROLL   short the lit move is made          the sensors cannot see
-                                                                   it (a full point, no
-                                                                   tray sensors)
-confirm    on roll     ROLL   short confirm the play lit
-confirm    on roll     CUBE   short light the next candidate
-game over  either      ROLL   short next game
-match over either      ROLL   short choose the next match
-choosing   either      CUBE   short the option's next value
-choosing   either      ROLL   short the next option
-choosing   either      ROLL   held  start the match chosen
-========== =========== ====== ===== ============================== =====================
+In "leads to", *before* is the phase before rolling and *over* is game over or match over
+(a play or a resignation that wins the match).
+
+========== ========= ====== ===== ========================== ============= =====================
+phase      player    button hold  intent                     leads to      when
+========== ========= ====== ===== ========================== ============= =====================
+opening    either    ROLL   short roll my opening die        opening,      not rolled yet
+                                                             moving
+before     on roll   ROLL   short roll                       moving        the board shows the
+                                                                           position (a person's)
+before     on roll   CUBE   short double                     doubled       the rules allow it
+                                                                           (and the board, as
+                                                                           ROLL)
+before     on roll   CUBE   held  choose a resignation       resigning     the board, as ROLL
+before     on roll   ROLL   held  hint: would gnubg double?  before        hints on for the seat
+doubled    the other ROLL   short take                       before
+doubled    the other ROLL   held  beaver                     before        the rules allow it
+doubled    the other CUBE   short drop                       game over
+doubled    the other CUBE   held  hint: take, drop or        doubled       hints on for the seat
+                                  beaver?
+moving     on roll   ROLL   short end the turn               before,       a complete play shown
+                                                             confirm, over
+moving     on roll   ROLL   short end the turn: no move      before        the roll has no move
+moving     on roll   ROLL   short end the turn as it stands  illegal       the board is wrong and
+                                                                           illegal plays may be
+                                                                           accepted (config;
+                                                                           never against a
+                                                                           remote board)
+moving     on roll   CUBE   held  choose a resignation       resigning
+moving     on roll   ROLL   held  hint: gnubg's play, lit    moving        hints on for the seat,
+                                                                           no checker moved yet,
+                                                                           a move to make
+illegal    the other ROLL   short accept the play, and roll  moving        the board can be read
+illegal    the other CUBE   short demand the correction      moving
+resigning  on roll   ROLL   short offer the level shown      offered
+resigning  on roll   CUBE   short show the next level        resigning
+                                  (1, 2, 3, 1...)
+resigning  on roll   CUBE   held  play on: no resignation    before,
+                                                             moving
+offered    the other ROLL   short accept the resignation     over
+offered    the other CUBE   short decline it: play goes on   before,
+                                                             moving
+guided     a person  ROLL   short the lit move is made       guided,       the sensors cannot see
+                                                             before        it (a full point, no
+                                                                           tray sensors)
+confirm    on roll   ROLL   short confirm the play lit       before
+confirm    on roll   CUBE   short light the next candidate   confirm
+game over  either    ROLL   short next game                  setup,        (opening: the board
+                                                             opening       is set up already)
+match over either    ROLL   short choose the next match      choosing
+choosing   either    CUBE   short the option's next value    choosing
+choosing   either    ROLL   short the next option            choosing
+choosing   either    ROLL   held  start the match chosen     setup,        (opening: as next
+                                                             opening       game)
+========== ========= ====== ===== ========================== ============= =====================
 """
 
 from __future__ import annotations
@@ -66,13 +82,13 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.i18n import N_
-from bgpi.base.words import CUBE, PLAYERS, ROLL, WHITE, ButtonName
+from bgpi.base.words import CUBE, PLAYERS, ROLL, ButtonName, Player
 from bgpi.journal.records import Seat
 from bgpi.lights.scene import Meaning
 from bgpi.rules.errors import IllegalCubeActionError
-from bgpi.sensing.board import check_board
 from bgpi.sensing.tracker import Kind
-from bgpi.table.phases import Guided, Illegal, Moving, Opening, Phase
+from bgpi.table.board import shows
+from bgpi.table.phases import Guided, Illegal, Moving, Phase
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -153,13 +169,14 @@ class Row:
     button: ButtonName
     hold: Hold
     intent: Intent
+    leads: tuple[Phase, ...]  # where the press leads (once the dice it asks for are rolled)
     meaning: Meaning
     words: str  # for the status line, e.g. "rolls (ROLL)"; marked, translated when shown
     when: Guard = _always
 
 
 def _opening_die_due(table: Table, player: int) -> bool:
-    return isinstance(table.at, Opening) and table.at.dice[player] is None
+    return table.opening[player] is None
 
 
 def _board_ready(table: Table, player: int) -> bool:
@@ -180,25 +197,24 @@ def _may_beaver(table: Table, player: int) -> bool:
     return True
 
 
-def _complete(table: Table) -> bool:
+def _complete_moves(table: Table) -> bool | None:
+    """Whether the complete play the board shows moves a checker (False: the roll has no
+    move, and ROLL passes); None while the board shows no complete play."""
     at = table.at
     if not isinstance(at, Moving) or at.reading is None:
-        return False
-    return at.reading.kind is Kind.AT_NODE and bool(at.reading.complete)
-
-
-def _can_move(table: Table) -> bool:
-    at = table.at
-    assert isinstance(at, Moving) and at.reading is not None
-    return bool(at.tracker.node(at.reading.nodes[0]).moves)
+        return None
+    reading = at.reading
+    if reading.kind is not Kind.AT_NODE or not reading.complete:
+        return None
+    return bool(at.tracker.node(reading.nodes[0]).moves)
 
 
 def _played(table: Table, player: int) -> bool:
-    return _complete(table) and _can_move(table)
+    return _complete_moves(table) is True
 
 
 def _cannot_move(table: Table, player: int) -> bool:
-    return _complete(table) and not _can_move(table)
+    return _complete_moves(table) is False
 
 
 def _illegal_may_end(table: Table, player: int) -> bool:
@@ -214,7 +230,7 @@ def _against_remote(table: Table, player: int) -> bool:
     """Whether an illegal play of ``player``'s can only be corrected, never accepted: against
     a remote board, whose hands could not make a position its rules refuse and whose person
     cannot see this board to judge it (as online servers do, only legal plays are sent)."""
-    return table.seats[1 - player] is Seat.REMOTE
+    return table.seats[Player(player).other] is Seat.REMOTE
 
 
 def illegal_refused(table: Table) -> bool:
@@ -230,7 +246,7 @@ def unseen_lit(table: Table, player: int = 0) -> bool:
     at, seen = table.at, table.observation
     if not isinstance(at, Guided) or not at.needs_word or seen is None:
         return False
-    return check_board(seen, at.steps[at.done + 1], WHITE, table.config.caps).ok
+    return shows(seen, at.steps[at.done + 1], table.config.caps)
 
 
 def _hints(table: Table, player: int) -> bool:
@@ -258,62 +274,77 @@ S, H = Hold.SHORT, Hold.HELD
 # the hint rows borrow a meaning only to fill the row; the status line says them.
 HINT_LIGHT: Final = Meaning.CONFIRM
 P = Phase
+# Where presses lead: the game won (or the match); back to the turn where it was; a new
+# game, whose opening starts at once on a board already set up.
+OVER: Final = (P.GAME_OVER, P.MATCH_OVER)
+TURN: Final = (P.BEFORE_ROLL, P.MOVING)
+NEW_GAME: Final = (P.SETUP, P.OPENING)
 
 ROWS: Final = (
-    Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, Meaning.ROLL, N_("presses ROLL"),
-        _opening_die_due),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, Meaning.ROLL, N_("rolls (ROLL)"),
-        _board_ready),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, Meaning.DOUBLE, N_("doubles (CUBE)"),
-        _may_double),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN,
-        N_("hold CUBE to resign"), _board_ready),
-    Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, Meaning.TAKE, N_("takes (ROLL)")),
-    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, Meaning.BEAVER, N_("hold ROLL to beaver"),
-        _may_beaver),
-    Row(P.DOUBLED, Who.OTHER, CUBE, S, Intent.DROP, Meaning.DROP, N_("drops (CUBE)")),
-    Row(P.DOUBLED, Who.OTHER, CUBE, H, Intent.HINT, HINT_LIGHT,
-        N_("hold CUBE for gnubg's hint: take, drop or beaver"), _hints),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, H, Intent.HINT, HINT_LIGHT,
-        N_("hold ROLL for gnubg's hint: double or not"), _hints),
-    Row(P.MOVING, Who.ON_ROLL, ROLL, H, Intent.HINT, HINT_LIGHT,
-        N_("hold ROLL to see gnubg's play lit"), _play_hint),
-    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.END_TURN, N_("ROLL ends the turn"),
-        _played),
-    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, Meaning.ACKNOWLEDGE, N_("ROLL to pass"),
-        _cannot_move),
-    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN_ILLEGAL, Meaning.END_TURN,
-        N_("ROLL ends the turn as it stands"), _illegal_may_end),
-    Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, Meaning.ACCEPT,
-        N_("accepts it by rolling (ROLL)"), _readable),
-    Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, Meaning.DECLINE,
-        N_("demands the correction (CUBE)")),
-    Row(P.MOVING, Who.ON_ROLL, CUBE, H, Intent.RESIGN, Meaning.RESIGN, N_("hold CUBE to resign")),
-    Row(P.RESIGNING, Who.ON_ROLL, ROLL, S, Intent.OFFER_RESIGN, Meaning.RESIGN,
-        N_("ROLL offers it")),
-    Row(P.RESIGNING, Who.ON_ROLL, CUBE, S, Intent.NEXT_LEVEL, Meaning.NEXT,
-        N_("CUBE shows the next")),
-    Row(P.RESIGNING, Who.ON_ROLL, CUBE, H, Intent.CANCEL_RESIGN, Meaning.DECLINE,
-        N_("hold CUBE to play on")),
-    Row(P.RESIGN_OFFERED, Who.OTHER, ROLL, S, Intent.ACCEPT_RESIGN, Meaning.ACCEPT,
-        N_("accepts (ROLL)")),
-    Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, Meaning.DECLINE,
-        N_("declines (CUBE)")),
-    Row(P.GUIDED, Who.EITHER, ROLL, S, Intent.MOVE_MADE, Meaning.CONFIRM,
-        N_("press ROLL once the lit move is made (the sensors cannot see it)"), unseen_lit),
-    Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, Meaning.CONFIRM,
-        N_("ROLL confirms the one lit")),
-    Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, Meaning.NEXT,
-        N_("CUBE shows the next")),
-    Row(P.GAME_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
-        N_("ROLL: the next game")),
-    Row(P.MATCH_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, Meaning.NEW_GAME,
-        N_("ROLL chooses the next one")),
-    Row(P.CHOOSING, Who.EITHER, CUBE, S, Intent.NEXT_VALUE, Meaning.NEXT, N_("CUBE changes it")),
-    Row(P.CHOOSING, Who.EITHER, ROLL, S, Intent.NEXT_OPTION, Meaning.CONFIRM,
-        N_("ROLL goes to the next option")),
-    Row(P.CHOOSING, Who.EITHER, ROLL, H, Intent.START_MATCH, Meaning.NEW_GAME,
-        N_("hold ROLL to start the match")),
+    Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, (P.OPENING, P.MOVING),
+        Meaning.ROLL, N_("presses ROLL"), _opening_die_due),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, (P.MOVING,),
+        Meaning.ROLL, N_("rolls (ROLL)"), _board_ready),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, (P.DOUBLED,),
+        Meaning.DOUBLE, N_("doubles (CUBE)"), _may_double),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, (P.RESIGNING,),
+        Meaning.RESIGN, N_("hold CUBE to resign"), _board_ready),
+    Row(P.DOUBLED, Who.OTHER, ROLL, S, Intent.TAKE, (P.BEFORE_ROLL,),
+        Meaning.TAKE, N_("takes (ROLL)")),
+    Row(P.DOUBLED, Who.OTHER, ROLL, H, Intent.BEAVER, (P.BEFORE_ROLL,),
+        Meaning.BEAVER, N_("hold ROLL to beaver"), _may_beaver),
+    # A drop never wins the match: the doubler needs more than the cube (a dead cube is
+    # never turned).
+    Row(P.DOUBLED, Who.OTHER, CUBE, S, Intent.DROP, (P.GAME_OVER,),
+        Meaning.DROP, N_("drops (CUBE)")),
+    Row(P.DOUBLED, Who.OTHER, CUBE, H, Intent.HINT, (P.DOUBLED,),
+        HINT_LIGHT, N_("hold CUBE for gnubg's hint: take, drop or beaver"), _hints),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, H, Intent.HINT, (P.BEFORE_ROLL,),
+        HINT_LIGHT, N_("hold ROLL for gnubg's hint: double or not"), _hints),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, H, Intent.HINT, (P.MOVING,),
+        HINT_LIGHT, N_("hold ROLL to see gnubg's play lit"), _play_hint),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, (P.BEFORE_ROLL, P.CONFIRM, *OVER),
+        Meaning.END_TURN, N_("ROLL ends the turn"), _played),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN, (P.BEFORE_ROLL,),
+        Meaning.ACKNOWLEDGE, N_("ROLL to pass"), _cannot_move),
+    Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN_ILLEGAL, (P.ILLEGAL,),
+        Meaning.END_TURN, N_("ROLL ends the turn as it stands"), _illegal_may_end),
+    Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, (P.MOVING,),
+        Meaning.ACCEPT, N_("accepts it by rolling (ROLL)"), _readable),
+    Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, (P.MOVING,),
+        Meaning.DECLINE, N_("demands the correction (CUBE)")),
+    Row(P.MOVING, Who.ON_ROLL, CUBE, H, Intent.RESIGN, (P.RESIGNING,),
+        Meaning.RESIGN, N_("hold CUBE to resign")),
+    Row(P.RESIGNING, Who.ON_ROLL, ROLL, S, Intent.OFFER_RESIGN, (P.RESIGN_OFFERED,),
+        Meaning.RESIGN, N_("ROLL offers it")),
+    Row(P.RESIGNING, Who.ON_ROLL, CUBE, S, Intent.NEXT_LEVEL, (P.RESIGNING,),
+        Meaning.NEXT, N_("CUBE shows the next")),
+    Row(P.RESIGNING, Who.ON_ROLL, CUBE, H, Intent.CANCEL_RESIGN, TURN,
+        Meaning.DECLINE, N_("hold CUBE to play on")),
+    Row(P.RESIGN_OFFERED, Who.OTHER, ROLL, S, Intent.ACCEPT_RESIGN, OVER,
+        Meaning.ACCEPT, N_("accepts (ROLL)")),
+    Row(P.RESIGN_OFFERED, Who.OTHER, CUBE, S, Intent.DECLINE_RESIGN, TURN,
+        Meaning.DECLINE, N_("declines (CUBE)")),
+    # The word is for a move the sensors cannot see, and the last checker borne off always
+    # shows: the word never ends a game.
+    Row(P.GUIDED, Who.EITHER, ROLL, S, Intent.MOVE_MADE, (P.GUIDED, P.BEFORE_ROLL),
+        Meaning.CONFIRM, N_("press ROLL once the lit move is made (the sensors cannot see it)"),
+        unseen_lit),
+    # A won board (all borne off) is one position, never two plays' look-alike.
+    Row(P.CONFIRM, Who.ON_ROLL, ROLL, S, Intent.CONFIRM, (P.BEFORE_ROLL,),
+        Meaning.CONFIRM, N_("ROLL confirms the one lit")),
+    Row(P.CONFIRM, Who.ON_ROLL, CUBE, S, Intent.NEXT_CANDIDATE, (P.CONFIRM,),
+        Meaning.NEXT, N_("CUBE shows the next")),
+    Row(P.GAME_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, NEW_GAME,
+        Meaning.NEW_GAME, N_("ROLL: the next game")),
+    Row(P.MATCH_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, (P.CHOOSING,),
+        Meaning.NEW_GAME, N_("ROLL chooses the next one")),
+    Row(P.CHOOSING, Who.EITHER, CUBE, S, Intent.NEXT_VALUE, (P.CHOOSING,),
+        Meaning.NEXT, N_("CUBE changes it")),
+    Row(P.CHOOSING, Who.EITHER, ROLL, S, Intent.NEXT_OPTION, (P.CHOOSING,),
+        Meaning.CONFIRM, N_("ROLL goes to the next option")),
+    Row(P.CHOOSING, Who.EITHER, ROLL, H, Intent.START_MATCH, NEW_GAME,
+        Meaning.NEW_GAME, N_("hold ROLL to start the match")),
 )  # fmt: skip
 
 
@@ -323,7 +354,7 @@ def _whose(row: Row, table: Table) -> tuple[int, ...]:
         return PLAYERS
     if turn is None:
         return ()
-    return (turn,) if row.who is Who.ON_ROLL else (1 - turn,)
+    return (turn,) if row.who is Who.ON_ROLL else (Player(turn).other,)
 
 
 def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[int, Row], ...]:

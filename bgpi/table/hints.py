@@ -22,10 +22,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.i18n import N_, _
-from bgpi.base.words import BLACK, WHITE
-from bgpi.rules import Move, Position, apply_move
-from bgpi.rules.errors import RulesError
-from bgpi.sensing.board import check_board
+from bgpi.rules import Move, Position
+from bgpi.table.board import shows, steps_of
 from bgpi.table.phases import Phase
 
 if TYPE_CHECKING:
@@ -122,22 +120,6 @@ def kind_of(phase: Phase) -> HintKind:
     )
 
 
-def steps_of(hint: Hinted) -> tuple[Position, ...] | None:
-    """The positions (White's view) the hint's play passes through, its start first; None
-    if its moves cannot be made from the moment's position."""
-    mover = hint.request.moment.turn
-    position = hint.request.moment.position
-    view = position.swap() if mover == BLACK else position
-    steps = [view]
-    for move in hint.moves:
-        try:
-            view = apply_move(view, move)
-        except (RulesError, ValueError, IndexError):
-            return None
-        steps.append(view)
-    return tuple(step.swap() if mover == BLACK else step for step in steps)
-
-
 def lit_move(table: Table) -> Move | None:
     """The move of the table's play hint to light now: the one after the first step of the
     hint that the board shows (a move the sensors cannot see reads as the step before it,
@@ -146,11 +128,11 @@ def lit_move(table: Table) -> Move | None:
     hint, seen = table.hint, table.observation
     if hint is None or hint.advice is not Advice.PLAY or seen is None:
         return None
-    steps = steps_of(hint)
+    moment = hint.request.moment
+    steps = steps_of(moment.position, hint.moves, moment.turn)
     if steps is None:
         return None
-    caps = table.config.caps
     for index, step in enumerate(steps[:-1]):
-        if check_board(seen, step, WHITE, caps).ok:
+        if shows(seen, step, table.config.caps):
             return hint.moves[index]
     return None

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Final
 
+from bgpi.base.words import Player
 from bgpi.rules import BAR, CHECKERS, OFF, Position
 from bgpi.rules.errors import RulesError
 from bgpi.sensing.board import Observation, counts_of, observe, zone_of
@@ -36,7 +37,7 @@ def read_illegal(
         return None
     readings = {
         after
-        for opponent in _hit_sides(before.opponent, observation[zone_of(1 - mover, BAR)])
+        for opponent in _hit_sides(before.opponent, observation[zone_of(Player(mover).other, BAR)])
         if (after := _read(before, opponent, observation, mover, caps)) is not None
     }
     return readings.pop() if len(readings) == 1 else None

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
+from bgpi.base.words import Player
 from bgpi.journal.records import Seat
 from bgpi.rules import GameResult, Move
 from bgpi.table.buttons import Intent
@@ -131,7 +132,7 @@ def waiting(table: Table) -> DecisionRequest | None:
     ask = _ASKS.get(type(at))
     if turn is None or ask is None:
         return None
-    player = turn if ask[0] == 0 else 1 - turn
+    player = turn if ask[0] == 0 else Player(turn).other
     return DecisionRequest(player, ask[1]) if table.seats[player] is not Seat.PERSON else None
 
 
