@@ -272,7 +272,8 @@ def _zone(message: Mapping[str, object]) -> int:
 
 def _choice(message: Mapping[str, object], name: str, allowed: tuple[int, ...]) -> int:
     value = message.get(name)
-    if type(value) is not int or value not in allowed:
+    # An int from the page's JSON (or a Player, an int too, from a test); never a bool.
+    if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
         raise CommandError(f"{name} {value!r} is not one of {allowed[0]}-{allowed[-1]}")
     return value
 
