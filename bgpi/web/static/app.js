@@ -238,7 +238,8 @@
     text.textContent = spec.button.toUpperCase();
     const keyText = el("text", { class: "key", x: spec.x + spec.w - (portrait ? 24 : 15), y: middle + 1 }, group);
     keyText.textContent = keyFor(player, spec.button);
-    const meaning = el("text", { class: "meaning", x: spec.x + spec.w / 2, y: spec.meaningY }, parent);
+    const meaning = el("text", { class: "meaning", x: spec.x + spec.w / 2, y: spec.meaningY,
+      "data-player": player, "data-button": spec.button }, parent);
     buttons[`${player}.${spec.button}`] = { group, meaning };
     group.addEventListener("pointerdown", (event) => buttonDown(event, player, spec.button));
     for (const kind of ["pointerup", "pointerleave", "pointercancel"]) {
@@ -330,7 +331,7 @@
 
   function showState() {
     body.dataset.phase = state.phase;
-    document.getElementById("status").textContent = state.status;
+    showStatus(state.status);
     // Redrawn only when they moved: a checker under the pointer stays the same element.
     const checkers = JSON.stringify([state.board, state.hand]);
     if (checkers !== checkersShown) {
@@ -379,13 +380,21 @@
           const y = slotY(zone.zone, i % Math.max(zone.slots.length, 1)) - g.dir * 5;
           checker(g.x + 3, y, colour, { "data-zone": zone.zone, "data-stacked": "true" }, layer);
         });
-        const last = zone.unseen[zone.unseen.length - 1];
-        const y = slotY(zone.zone, (zone.unseen.length - 1) % Math.max(zone.slots.length, 1)) - g.dir * 5;
-        const count = straight(el("text", { class: `stack-count ${COLOURS[last]}`, x: g.x + 3, y }, layer), g.x + 3, y);
-        count.textContent = zone.slots.length + zone.unseen.length;
+        const last = zone.unseen.length - 1;
+        const y = slotY(zone.zone, last % Math.max(zone.slots.length, 1)) - g.dir * 5;
+        stackCount(zone, g.x + 3, y, COLOURS[zone.unseen[last]], layer);
       }
     }
     drawHand(layer);
+  }
+
+  // How many checkers a stack holds: a badge on its top checker, well inside the checker
+  // (and so inside its point), in the checker's opposite colour.
+  function stackCount(zone, x, y, colour, layer) {
+    const badge = el("g", { class: `stack-count ${colour}`, "data-zone": zone.zone }, layer);
+    el("circle", { cx: x, cy: y, r: portrait ? 12 : 9.5 }, badge);
+    el("text", { x, y }, badge).textContent = zone.slots.length + zone.unseen.length;
+    straight(badge, x, y);
   }
 
   function drawTray(zone, g) {
@@ -590,8 +599,29 @@
       item.appendChild(document.createTextNode(entry.kind === "roll" ? `${entry.text} …` : entry.text));
       list.appendChild(item);
     }
+    settleLog();
+  }
+
+  // The log's end in view under its heading, its top line whole: scrolled to the first line
+  // from which the rest fit, with what room is left over kept empty after the last line (the
+  // box stops only where a line begins: style.css).
+  function settleLog() {
     const box = document.getElementById("log-box");
-    box.scrollTop = box.scrollHeight;
+    const list = document.getElementById("log");
+    list.style.paddingBottom = "";
+    if (box.scrollHeight <= box.clientHeight) return;
+    const heading = box.querySelector("h2").offsetHeight;
+    box.style.scrollPaddingTop = `${heading}px`; // a line stops just under the heading
+    const room = box.clientHeight - heading;
+    const origin = box.getBoundingClientRect().top + box.clientTop - box.scrollTop;
+    const at = (edge) => edge - origin; // a line's edge, in the box's scrolled content
+    const end = at(list.getBoundingClientRect().bottom);
+    const lines = [...list.children];
+    let first = lines.length - 1;
+    while (first > 0 && end - at(lines[first - 1].getBoundingClientRect().top) <= room) first--;
+    const top = at(lines[first].getBoundingClientRect().top);
+    list.style.paddingBottom = `${Math.max(0, room - (end - top))}px`;
+    box.scrollTop = top - heading;
   }
 
   function showAnalysis() {
@@ -644,6 +674,26 @@
         button.addEventListener("click", () => send({ type: "option", option: option.option }));
         row.insertCell().appendChild(button);
       }
+    }
+  }
+
+  function showStatus(text) {
+    const line = document.getElementById("status");
+    if (line.textContent === text) return;
+    line.textContent = text;
+    fitStatus();
+  }
+
+  // A status longer than its room is set smaller until it fits: the room never grows, so the
+  // board below it never moves (style.css, #status).
+  function fitStatus() {
+    const line = document.getElementById("status");
+    line.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(line).fontSize);
+    const least = size * 0.6;
+    while (line.scrollHeight > line.clientHeight + 1 && size > least) {
+      size *= 0.9;
+      line.style.fontSize = `${size}px`;
     }
   }
 
@@ -841,7 +891,7 @@
     socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
     socket.addEventListener("close", () => {
       body.dataset.connected = "false";
-      document.getElementById("status").textContent = t("connection-lost");
+      showStatus(t("connection-lost"));
       setTimeout(connect, 1000);
     });
   }
@@ -904,6 +954,10 @@
   window.addEventListener("keydown", onKeyDown);
   window.addEventListener("keyup", onKeyUp);
   window.addEventListener("blur", releaseAll);
+  window.addEventListener("resize", () => {
+    fitStatus();
+    settleLog();
+  });
   upright.addEventListener("change", () => {
     portrait = upright.matches;
     if (layout) rebuild();
