@@ -16,8 +16,6 @@ compile with ``mpy-cross`` (``tests/serial/test_mpy_cross.py``).
 
 import struct
 
-from bgpi.base.errors import BgpiError
-
 try:
     from binascii import crc_hqx
 except ImportError:  # MicroPython's binascii has no crc_hqx: crc16 falls back to a table.
@@ -96,7 +94,9 @@ MIN_PACKET = HEAD_SIZE + CRC_SIZE
 LEGACY_MIN_PACKET = 4
 
 
-class ProtocolError(BgpiError, ValueError):
+# The one error outside BgpiError's tree: this file runs on the Pico too, where it may import
+# nothing of bgpi; the serial backend catches it and counts it, so it never leaves the host's hal.
+class ProtocolError(ValueError):
     """Bytes that are not a good packet or message; ``kind`` names the fault for counting:
     ``"cobs"``, ``"short"``, ``"crc"``, ``"oversized"``, ``"message"`` or ``"version"``.
     A ``"version"`` fault names the packet's ``version``, and ``legacy`` is ``(type, seq)`` of
