@@ -41,6 +41,7 @@ from bgpi.present.diagram import match_text
 from bgpi.sensing.board import capacities
 from bgpi.service.config import Config
 from bgpi.service.driver import Driver
+from bgpi.service.edge import table_event
 from bgpi.service.notify import Notifier
 from bgpi.service.reload import ConfigWatch, with_rules_of
 from bgpi.table import (
@@ -54,6 +55,7 @@ from bgpi.table import (
     TableConfig,
     waiting,
 )
+from bgpi.table import Event as TableEvent
 from bgpi.table.resume import complete
 
 if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis needs them
@@ -305,22 +307,22 @@ class App:
         return open_engines(seats, say=log.warning, timeout=self.config.seats.timeout_s)
 
     def _take(self, driver: Driver, event: Event | Answer) -> None:
+        """An event from the queue to the table: a backend's converted at the edge, an
+        engine's answer as it is."""
+        taken: TableEvent
+        if isinstance(event, Decided | Chosen | Hinted):
+            taken = event
+        else:
+            taken = table_event(event, driver.geometry)
         if self.remote is None:
-            self._dispatch(driver, event)
+            driver.dispatch(taken)
             return
         from bgpi.remote.link import MatchPausedError  # noqa: PLC0415 (a remote match only)
 
         try:
-            self._dispatch(driver, event)
+            driver.dispatch(taken)
         except MatchPausedError as exc:  # as the dice began to be drawn with the other board
             self.remote.paused_by(exc)
-
-    @staticmethod
-    def _dispatch(driver: Driver, event: Event | Answer) -> None:
-        if isinstance(event, Decided | Chosen | Hinted):
-            driver.dispatch(event)
-        else:
-            driver.handle(event)
 
     # -- a remote match ([remote]: docs/remote.md) -----------------------------------------
 

@@ -27,6 +27,7 @@ from bgpi.rules import BAR, OFF, Match, Move, Position
 from bgpi.sensing.board import capacities, zone_of
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.service.driver import Driver, Journal, MemoryJournal
+from bgpi.service.edge import table_event
 from bgpi.table import (
     LONG_PRESS,
     Chosen,
@@ -171,13 +172,18 @@ class SimTable:
         self.board.pump()
         while self._events or self._asks or self._hint_asks or not self._inbox.empty():
             while self._events:
-                self.driver.handle(self._events.popleft())
+                self.take(self._events.popleft())
             while not self._inbox.empty():
                 self.driver.dispatch(self._inbox.get_nowait())
             if self._asks:
                 self._answer(self._asks.popleft())
             if self._hint_asks:
                 self._advise(self._hint_asks.popleft())
+
+    def take(self, event: Event) -> None:
+        """A backend's event (the simulated board's, the buttons', a fault) to the table now,
+        converted at the edge as the app's loop converts it."""
+        self.driver.dispatch(table_event(event, self.geometry))
 
     def _answer(self, request: DecisionRequest) -> None:
         seat = self.seats.get(request.player)
