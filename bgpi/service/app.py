@@ -32,8 +32,8 @@ from bgpi.hal import open_buttons, open_buzzer, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
-from bgpi.journal.records import GameEnded, MatchStarted, Record, Seat
-from bgpi.journal.store import JOURNAL_NAME, Journal, JournalError, corrupt
+from bgpi.journal.records import GameEnded, MatchStarted, Seat
+from bgpi.journal.store import JOURNAL_NAME, Journal, JournalError
 from bgpi.lights.render import next_change, render
 from bgpi.lights.scene import FAULT, Scene
 from bgpi.present.cues import Cue, pairs
@@ -44,6 +44,7 @@ from bgpi.service.driver import Driver
 from bgpi.service.edge import table_event
 from bgpi.service.notify import Notifier
 from bgpi.service.reload import ConfigWatch, with_rules_of
+from bgpi.service.resume import resume
 from bgpi.table import (
     Chosen,
     Decided,
@@ -56,7 +57,6 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table import Event as TableEvent
-from bgpi.table.resume import complete
 
 if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis needs them
     from bgpi.engine import Engine
@@ -156,25 +156,6 @@ def table_config(config: Config) -> TableConfig:
     )
 
 
-def resume(config: Config, journal: Journal, record: MatchStarted | None = None) -> Table:
-    """The table the journal leads to (finishing a step an older bgpi journaled only half
-    of); on a journal that holds no match, a fresh board where the players choose the
-    first one, ``record`` (by default the config's) shown as the defaults."""
-    if not journal.matches():
-        return Table.choose(table_config(config), record or config.match_record())
-    return resume_records(config, journal)[0]
-
-
-def resume_records(config: Config, journal: Journal) -> tuple[Table, list[Record]]:
-    """The latest match's table and records, a step an older bgpi journaled only half of
-    finished and journaled. A journal that does not replay by the rules is a damaged one
-    (CorruptJournalError, naming the file)."""
-    try:
-        return complete(table_config(config), journal.records(), journal)
-    except ValueError as exc:
-        raise corrupt(f"{journal.path}: {exc}") from None
-
-
 class Hands(Protocol):
     """Simulated hands that play at the board (``bgpi run --self-play``, bgpi.sim.selfplay): told
     before the loop starts, then called after each turn of it, on its thread."""
@@ -231,7 +212,9 @@ class App:
             try:
                 journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
                 link = self._open_remote(journal, stack)
-                table = resume(self.config, journal, _with_seats(self.config, engines))
+                table = resume(
+                    table_config(self.config), journal, _with_seats(self.config, engines)
+                )
             except JournalError as exc:
                 for engine in engines.values():
                     engine.close()

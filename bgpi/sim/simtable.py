@@ -28,6 +28,7 @@ from bgpi.sensing.board import capacities, zone_of
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.service.driver import Driver, Journal, MemoryJournal
 from bgpi.service.edge import table_event
+from bgpi.service.resume import complete
 from bgpi.table import (
     LONG_PRESS,
     Chosen,
@@ -125,8 +126,6 @@ class SimTable:
         self._asks: deque[DecisionRequest] = deque()
         if isinstance(records, MatchStarted):
             self.journal.new_match(records)
-        dice = SeededDice(options.seed)
-        dice.skip(dice_rolled(history))
         config = TableConfig(
             capacities(self.geometry),
             options.settle,
@@ -136,8 +135,10 @@ class SimTable:
         )
         if isinstance(records, Fresh):
             table = Table.choose(config, records.defaults)
-        else:
-            table = Table.replay(config, history)
+        else:  # resumed as the shell resumes a journal: a step left half-journaled finished
+            table, history = complete(config, history, self.journal)
+        dice = SeededDice(options.seed)
+        dice.skip(dice_rolled(history))
         self.driver = Driver(
             table,
             self.journal,

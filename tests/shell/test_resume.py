@@ -23,8 +23,8 @@ from bgpi.journal.records import (
 from bgpi.journal.store import JOURNAL_NAME, Journal
 from bgpi.sensing.board import capacities
 from bgpi.service.driver import MemoryJournal
+from bgpi.service.resume import complete, owed, replay
 from bgpi.table import Phase, Table, TableConfig
-from bgpi.table.resume import complete, owed, resume
 from tests.shell.matches import play_match
 from tests.shell.presses import moves_on
 from tests.shell.test_cli import bgpi
@@ -48,7 +48,7 @@ OPENING_HALF = [MatchStarted(5), GameStarted(), OpeningDie(0, 2), OpeningDie(1, 
 def test_the_issue_s_journal_owes_its_opening_roll() -> None:
     table = Table.replay(CONFIG, OPENING_HALF)
     assert not moves_on(table)  # what an older bgpi left: no press moves it on
-    resumed, missing = resume(CONFIG, OPENING_HALF)
+    resumed, missing = replay(CONFIG, OPENING_HALF)
     assert missing == (OpeningRolled(2, 3),)
     assert resumed.phase is Phase.MOVING and resumed.match.turn == 1
     assert moves_on(resumed)
