@@ -4,8 +4,8 @@ decide nothing, and the game goes on from the board as read once they are back."
 from bgpi.base.words import WHITE
 from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import Played
+from bgpi.present.status import status
 from bgpi.table import Phase
-from bgpi.web.view import status
 from tests.table.test_play import opened
 
 
