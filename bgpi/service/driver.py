@@ -92,7 +92,7 @@ class Driver:
     journal: Journal
     dice: Dice
     pixels: Pixels
-    geometry: Geometry
+    geometry: Geometry  # the board's: who feeds the driver converts its frames with it
     ledmap: LedMap
     style: Style
     frame: tuple[RGB, ...] | None = None

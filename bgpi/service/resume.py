@@ -14,8 +14,8 @@ Each of these replays to a table that no press moves on. The records still owed 
 the table alone, so :func:`owed` names them and :func:`complete` journals them (in one
 transaction) before play goes on: the match then continues exactly as it would have.
 
-A journal that does not replay by the rules is a damaged one: :func:`resume_records` and
-:func:`read` say so as a CorruptJournalError naming the file.
+A journal that does not replay by the rules is a damaged one: :func:`resume`, :func:`unfinished`
+and :func:`read` say so as a CorruptJournalError naming the file.
 """
 
 from __future__ import annotations
@@ -74,25 +74,16 @@ def resume(config: TableConfig, journal: Journal, fresh: MatchStarted) -> Table:
     the players choose the first one, ``fresh`` shown as the defaults."""
     if not journal.matches():
         return Table.choose(config, fresh)
-    return resume_records(config, journal)[0]
-
-
-def resume_records(config: TableConfig, journal: Journal) -> tuple[Table, list[Record]]:
-    """The latest match's table and records, a step an older bgpi journaled only half of
-    finished and journaled."""
-    try:
-        return complete(config, journal.records(), journal)
-    except ValueError as exc:
-        raise corrupt(f"{journal.path}: {exc}") from None
+    return _resumed(config, journal)[0]
 
 
 def unfinished(config: TableConfig, journal: Journal) -> list[Record] | None:
-    """The records of the journal's latest match, resumed as :func:`resume_records` does, if
-    it is not over; None if there is none to go on with."""
+    """The records of the journal's latest match, if it is not over, with what they owed
+    journaled; None if there is none to go on with."""
     matches = journal.matches()
     if not matches or matches[-1].finished:
         return None
-    return resume_records(config, journal)[1]
+    return _resumed(config, journal)[1]
 
 
 def read(config: TableConfig, journal: Journal) -> Table | None:
@@ -103,5 +94,13 @@ def read(config: TableConfig, journal: Journal) -> Table | None:
         return None
     try:
         return replay(config, records)[0]
+    except ValueError as exc:
+        raise corrupt(f"{journal.path}: {exc}") from None
+
+
+def _resumed(config: TableConfig, journal: Journal) -> tuple[Table, list[Record]]:
+    """The latest match's table and records, what they owed journaled."""
+    try:
+        return complete(config, journal.records(), journal)
     except ValueError as exc:
         raise corrupt(f"{journal.path}: {exc}") from None

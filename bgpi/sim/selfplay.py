@@ -132,8 +132,8 @@ class Hands:
         """Whether the table has settled on the board as it stands."""
         assert self.board is not None
         table = driver.table
-        now = seen(self.board.read(), driver.geometry).observation
-        return table.settle.pending == table.settle.settled and table.observation == now
+        on_board = seen(self.board.read(), driver.geometry).observation
+        return table.settle.pending == table.settle.settled and table.observation == on_board
 
     def _act(self, driver: Driver, rng: random.Random) -> None:
         table = driver.table
