@@ -80,7 +80,7 @@ def _hint(config: Config, args: argparse.Namespace) -> int:
     from bgpi.engine.hints import hint  # noqa: PLC0415
     from bgpi.journal.store import Journal  # noqa: PLC0415
     from bgpi.service.app import table_config  # noqa: PLC0415
-    from bgpi.table import Table  # noqa: PLC0415
+    from bgpi.service.resume import read  # noqa: PLC0415
 
     path = journal_path(config, args)
     if not path.exists():
@@ -88,7 +88,9 @@ def _hint(config: Config, args: argparse.Namespace) -> int:
             _("no journal at {path}: nothing has been played there").format(path=path)
         )
     with Journal.open(path) as journal:
-        table = Table.replay(table_config(config), journal.records())
+        table = read(table_config(config), journal)
+    if table is None:
+        raise CommandError(_("{path} holds no match yet").format(path=path))
     engine = GnubgEngine(Level.parse(args.level), timeout=config.seats.timeout_s)
     try:
         given = hint(table, engine)

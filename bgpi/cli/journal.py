@@ -54,20 +54,16 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 
 def _status(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.journal.store import Journal, corrupt  # noqa: PLC0415
+    from bgpi.journal.store import Journal  # noqa: PLC0415
     from bgpi.present.diagram import board_text, match_text  # noqa: PLC0415
     from bgpi.service.app import table_config  # noqa: PLC0415
-    from bgpi.table.resume import resume  # noqa: PLC0415
+    from bgpi.service.resume import read  # noqa: PLC0415
 
     path = journal_path(config, args)
     with Journal.open(path, read_only=True) as journal:
-        records = journal.records()
-    if not records:
+        table = read(table_config(config), journal)
+    if table is None:
         raise CommandError(_("{path} holds no match yet").format(path=path))
-    try:  # as a restart would resume it, but read-only: what it owes is not journaled
-        table, _owed = resume(table_config(config), records)
-    except ValueError as exc:
-        raise corrupt(f"{path}: {exc}") from None
     # The IDs are gnubg's (the position as the player on roll sees it); the rest is what
     # a player at the board reads: names, colours and the board's printed numbers.
     view = table.mover_view if table.match.turn is not None else table.position

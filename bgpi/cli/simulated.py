@@ -59,7 +59,8 @@ def _demo_match(
 ) -> SimTable:
     """The demo's match played (or resumed from the state directory's journal)."""
     from bgpi.journal.store import Journal  # noqa: PLC0415
-    from bgpi.service.app import resume_records  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.service.app import table_config  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.service.resume import unfinished  # noqa: PLC0415
     from bgpi.sim.demo import play_match  # noqa: PLC0415
 
     match = chosen_match(config, args)
@@ -69,11 +70,7 @@ def _demo_match(
     path = journal_path(config, args)
     path.parent.mkdir(parents=True, exist_ok=True)
     with Journal.open(path) as journal:
-        records = journal.records() if journal.matches() else []
-        if records and not journal.matches()[-1].finished:
-            _table, records = resume_records(config, journal)
-        ongoing = records and not journal.matches()[-1].finished
-        start = records if ongoing else match
+        start = unfinished(table_config(config), journal) or match
         return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
 
 

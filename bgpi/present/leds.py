@@ -1,11 +1,15 @@
-"""What the table shows: its state turned into a :class:`~bgpi.lights.scene.Scene`.
+"""What the table shows: its state turned into a :class:`~bgpi.lights.scene.Scene`, one
+builder a phase (:data:`SCENES`), beside the status line each phase says
+(:mod:`bgpi.present.status`).
 
 Pure, like the table: the renderer then turns the scene into pixel colours.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Final
 
 from bgpi.base.words import BAR_BLACK, BAR_WHITE, WHITE
 from bgpi.lights.scene import Scene
@@ -46,24 +50,7 @@ def scene_of(table: Table) -> Scene:
         last_play=table.last_play,
         prompts=prompts_of(table),
     )
-    builders = {
-        Phase.SETUP: _setup,
-        Phase.OPENING: _opening,
-        Phase.BEFORE_ROLL: _before_roll,
-        Phase.ROLLING: _rolling,
-        Phase.DOUBLED: _doubled,
-        Phase.MOVING: _moving,
-        Phase.CONFIRM: _confirm,
-        Phase.GUIDED: _guided,
-        Phase.RESIGNING: _resigning,
-        Phase.RESIGN_OFFERED: _resigning,
-        Phase.ILLEGAL: _illegal,
-        Phase.CHOOSING: _choosing,
-        Phase.ENDING: _ending,
-        Phase.GAME_OVER: _over,
-        Phase.MATCH_OVER: _over,
-    }
-    scene = builders[table.phase](table, common)
+    scene = SCENES[table.phase](table, common)
     # A backend down outranks everything else the board could say.
     return replace(scene, alert="fault") if table.faults else scene
 
@@ -269,3 +256,24 @@ def _over(table: Table, scene: Scene) -> Scene:
     else:
         alert, winner = "game over", match.game_winner
     return replace(scene, alert=alert, winner=winner, dice=(), dice_left=())
+
+
+SCENES: Final[dict[Phase, Callable[[Table, Scene], Scene]]] = {
+    Phase.SETUP: _setup,
+    Phase.OPENING: _opening,
+    Phase.BEFORE_ROLL: _before_roll,
+    Phase.ROLLING: _rolling,
+    Phase.DOUBLED: _doubled,
+    Phase.MOVING: _moving,
+    Phase.CONFIRM: _confirm,
+    Phase.GUIDED: _guided,
+    Phase.RESIGNING: _resigning,
+    Phase.RESIGN_OFFERED: _resigning,
+    Phase.ILLEGAL: _illegal,
+    Phase.CHOOSING: _choosing,
+    Phase.ENDING: _ending,
+    Phase.GAME_OVER: _over,
+    Phase.MATCH_OVER: _over,
+}
+"""The scene each phase shows, keyed as :data:`bgpi.present.status.SENTENCES` keys what each
+says (in the order of :class:`~bgpi.table.Phase`)."""

@@ -15,8 +15,9 @@ from bgpi.base.i18n import N_, _
 from bgpi.base.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, Zone
 from bgpi.journal.records import Seat
 from bgpi.lights.scene import Meaning
+from bgpi.rules import MatchRules
 from bgpi.rules.result import GameResult
-from bgpi.table.options import Option
+from bgpi.table.options import Option, value_of
 from bgpi.table.phases import Phase
 
 COLOURS: Final = (N_("White"), N_("Black"))
@@ -113,3 +114,22 @@ def either(words: Sequence[str]) -> str:
 def capitalized(text: str) -> str:
     """``text`` with its first letter a capital, to start a sentence with a row's words."""
     return text[:1].upper() + text[1:]
+
+
+def option_words(draft: MatchRules, option: Option) -> str:
+    """An option's value as the page says it: the match's kind for the length, on or off
+    for a rule, the number for automatic doubles and the cube limit."""
+    value = value_of(draft, option)
+    if option is Option.LENGTH:
+        return match_words(value)
+    if option in _NUMBERS:
+        return str(value)
+    return _("on") if value else _("off")
+
+
+def match_words(length: int) -> str:
+    """A match's kind: ``a 5-point match``, or ``money play`` (length 0)."""
+    return _("a {length}-point match").format(length=length) if length else _("money play")
+
+
+_NUMBERS: Final = (Option.AUTOMATIC, Option.LIMIT)

@@ -32,6 +32,7 @@ from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, decider, n
 from bgpi.remote.wire import Action, Intent
 from bgpi.service.config import Config
 from bgpi.service.driver import Driver
+from bgpi.service.edge import table_event
 from bgpi.table import Chosen, Phase
 
 SOURCE = "remote"  # the fault's source on the LEDs and the page
@@ -193,12 +194,18 @@ class RemoteSeat:
         if message is not None and not self.link.transport.subscribed:
             self.online = False  # poll() clears it once the broker is back
             message = _("{broker} cannot be reached").format(broker=self.link.transport.broker)
-        self.driver.handle(FaultEvent(SOURCE, message, self.clock()))
+        self._fault(message)
+
+    def _fault(self, message: str | None) -> None:
+        """The remote link failed (``message`` says how) or, with None, works again: shown as
+        a backend's fault is, converted at the edge."""
+        fault = FaultEvent(SOURCE, message, self.clock())
+        self.driver.dispatch(table_event(fault, self.driver.geometry))
 
     def paused_by(self, exc: MatchPausedError) -> None:
         """The match paused (a cheat, the boards out of step): show why, follow no more."""
         self.paused = str(exc)
-        self.driver.handle(FaultEvent(SOURCE, f"match paused: {exc}", self.clock()))
+        self._fault(f"match paused: {exc}")
 
     def poll(self) -> None:
         """One step of ``bgpi run``'s loop: follow, showing a broker gone (and back) and a
@@ -208,7 +215,7 @@ class RemoteSeat:
             self.online = online
             broker = self.link.transport.broker
             what = None if online else _("{broker} cannot be reached").format(broker=broker)
-            self.driver.handle(FaultEvent(SOURCE, what, self.clock()))
+            self._fault(what)
         if self.paused is not None or not online or self.over:
             return
         try:

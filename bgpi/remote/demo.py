@@ -15,11 +15,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bgpi.base.i18n import _
 from bgpi.journal.records import MatchStarted, OpeningDie, Record, Rolled, Seat
-from bgpi.present.diagram import match_text
-from bgpi.present.gamelog import GameLog
-from bgpi.present.phrases import players
+from bgpi.present.printer import Printer
 from bgpi.remote.broker import Broker
 from bgpi.remote.hands import UnmadeIntentError, decide, make, make_theirs
 from bgpi.remote.link import Link
@@ -145,12 +142,12 @@ def play_remote(
     match = replace(match, seats=seats_of(game.side))
     with remote_board(game, match, state_dir) as (sim, link):
         say(f"{side_name(game.side)} at {game.broker}, room {game.pairing.room[:8]}")
-        printer = _Printer(sim, say)
+        printer = Printer(sim.table, sim.driver.log, say)
         player = PipPlayer()
         for _turn in range(MAX_STEPS):
-            printer.flush()
+            printer.flush(sim.driver.log)
             if not _step(sim, link, player, game):
-                printer.flush()
+                printer.flush(sim.driver.log)
                 return sim
     raise RuntimeError(f"the remote demo took {MAX_STEPS} steps without finishing the match")
 
@@ -200,24 +197,3 @@ def _make(sim: SimTable, link: Link, intent: Intent | None, who: int) -> None:
         check_made(sim.driver.log, intent, who, mine=who == link.session.side, phase=sim.phase)
     except (OutOfStepError, UnmadeIntentError) as exc:
         link.pause(f"{side_name(who)}'s {exc}")
-
-
-class _Printer:
-    """Prints the game log's lines as the records come in, each once it is final."""
-
-    def __init__(self, sim: SimTable, say: Callable[[str], None]) -> None:
-        self.sim, self.say = sim, say
-        self.log = GameLog()
-        self.seen = self.printed = 0
-        if len(sim.driver.log) > 1:
-            where = "; ".join(match_text(sim.match, players(sim.table.names)))  # names shown
-            say(_("resuming: {where}").format(where=where))
-
-    def flush(self) -> None:
-        records = self.sim.driver.log
-        for record in records[self.seen :]:
-            self.log.add(record)
-        self.seen = len(records)
-        for entry in self.log.lines[self.printed : self.log.complete]:
-            self.say(f"\n{entry.text}" if entry.kind == "game" else f"  {entry.text}")
-        self.printed = self.log.complete

@@ -32,8 +32,8 @@ from bgpi.hal import open_buttons, open_buzzer, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
-from bgpi.journal.records import GameEnded, MatchStarted, Record, Seat
-from bgpi.journal.store import JOURNAL_NAME, Journal, JournalError, corrupt
+from bgpi.journal.records import GameEnded, MatchStarted, Seat
+from bgpi.journal.store import JOURNAL_NAME, Journal, JournalError
 from bgpi.lights.render import next_change, render
 from bgpi.lights.scene import FAULT, Scene
 from bgpi.present.cues import Cue, pairs
@@ -41,8 +41,10 @@ from bgpi.present.diagram import match_text
 from bgpi.sensing.board import capacities
 from bgpi.service.config import Config
 from bgpi.service.driver import Driver
+from bgpi.service.edge import table_event
 from bgpi.service.notify import Notifier
 from bgpi.service.reload import ConfigWatch, with_rules_of
+from bgpi.service.resume import resume
 from bgpi.table import (
     Chosen,
     Decided,
@@ -54,7 +56,7 @@ from bgpi.table import (
     TableConfig,
     waiting,
 )
-from bgpi.table.resume import complete
+from bgpi.table import Event as TableEvent
 
 if TYPE_CHECKING:  # the engine's modules load only when a seat or the analysis needs them
     from bgpi.engine import Engine
@@ -154,25 +156,6 @@ def table_config(config: Config) -> TableConfig:
     )
 
 
-def resume(config: Config, journal: Journal, record: MatchStarted | None = None) -> Table:
-    """The table the journal leads to (finishing a step an older bgpi journaled only half
-    of); on a journal that holds no match, a fresh board where the players choose the
-    first one, ``record`` (by default the config's) shown as the defaults."""
-    if not journal.matches():
-        return Table.choose(table_config(config), record or config.match_record())
-    return resume_records(config, journal)[0]
-
-
-def resume_records(config: Config, journal: Journal) -> tuple[Table, list[Record]]:
-    """The latest match's table and records, a step an older bgpi journaled only half of
-    finished and journaled. A journal that does not replay by the rules is a damaged one
-    (CorruptJournalError, naming the file)."""
-    try:
-        return complete(table_config(config), journal.records(), journal)
-    except ValueError as exc:
-        raise corrupt(f"{journal.path}: {exc}") from None
-
-
 class Hands(Protocol):
     """Simulated hands that play at the board (``bgpi run --self-play``, bgpi.sim.selfplay): told
     before the loop starts, then called after each turn of it, on its thread."""
@@ -229,7 +212,9 @@ class App:
             try:
                 journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
                 link = self._open_remote(journal, stack)
-                table = resume(self.config, journal, _with_seats(self.config, engines))
+                table = resume(
+                    table_config(self.config), journal, _with_seats(self.config, engines)
+                )
             except JournalError as exc:
                 for engine in engines.values():
                     engine.close()
@@ -305,22 +290,22 @@ class App:
         return open_engines(seats, say=log.warning, timeout=self.config.seats.timeout_s)
 
     def _take(self, driver: Driver, event: Event | Answer) -> None:
+        """An event from the queue to the table: a backend's converted at the edge, an
+        engine's answer as it is."""
+        taken: TableEvent
+        if isinstance(event, Decided | Chosen | Hinted):
+            taken = event
+        else:
+            taken = table_event(event, driver.geometry)
         if self.remote is None:
-            self._dispatch(driver, event)
+            driver.dispatch(taken)
             return
         from bgpi.remote.link import MatchPausedError  # noqa: PLC0415 (a remote match only)
 
         try:
-            self._dispatch(driver, event)
+            driver.dispatch(taken)
         except MatchPausedError as exc:  # as the dice began to be drawn with the other board
             self.remote.paused_by(exc)
-
-    @staticmethod
-    def _dispatch(driver: Driver, event: Event | Answer) -> None:
-        if isinstance(event, Decided | Chosen | Hinted):
-            driver.dispatch(event)
-        else:
-            driver.handle(event)
 
     # -- a remote match ([remote]: docs/remote.md) -----------------------------------------
 

@@ -17,8 +17,7 @@ from typing import Protocol
 from bgpi.base.geometry import Geometry
 from bgpi.base.i18n import _
 from bgpi.base.words import RGB
-from bgpi.hal.api import ButtonEvent, Dice, FaultEvent, Pixels, SensorEvent, SensorFrame
-from bgpi.hal.api import Event as HalEvent
+from bgpi.hal.api import Dice, Pixels
 from bgpi.journal.records import MatchStarted, Record
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
@@ -32,11 +31,9 @@ from bgpi.table import (
     DiceRequest,
     DiceRolled,
     Event,
-    Fault,
     Hinted,
     HintRequest,
-    Press,
-    Seen,
+    Step,
     Table,
     Tick,
 )
@@ -95,7 +92,7 @@ class Driver:
     journal: Journal
     dice: Dice
     pixels: Pixels
-    geometry: Geometry
+    geometry: Geometry  # the board's: who feeds the driver converts its frames with it
     ledmap: LedMap
     style: Style
     frame: tuple[RGB, ...] | None = None
@@ -118,41 +115,31 @@ class Driver:
     _due: float | None = None  # when a blinking light next changes the frame
     _scene: Scene | None = None  # what the frame shows
 
-    def sensor(self, frame: SensorFrame) -> None:
-        self.dispatch(Seen(self.geometry.counts(frame), frame.timestamp))
-
-    def button(self, event: ButtonEvent) -> None:
-        self.dispatch(Press(event.player, event.button, event.pressed, event.timestamp))
-
-    def fault(self, event: FaultEvent) -> None:
-        if event.message is None:
-            log.warning("%s: working again", event.source)
-        else:
-            log.error("%s: %s", event.source, event.message)
-        self.dispatch(Fault(event.source, event.message, event.timestamp))
-
-    def handle(self, event: HalEvent) -> None:
-        """One event from a backend."""
-        if isinstance(event, SensorEvent):
-            self.sensor(event.frame)
-        elif isinstance(event, ButtonEvent):
-            self.button(event)
-        else:
-            self.fault(event)
-
     def tick(self, now: float) -> None:
         self.dispatch(Tick(now))
 
     def dispatch(self, event: Event) -> None:
+        """One event (a backend's, converted by :mod:`bgpi.service.edge`; a seat's answer;
+        the clock's): the table decides, its records are journaled, then said, then shown."""
         before = self.table
         step = before.handle(event)
-        self.journal.append_all(step.records)
-        for record in step.records:
+        self._journal(step.records)
+        self.table = step.table
+        self._tell(before, step, event)
+        self._show(step.dice, event.t, changed=self.table is not before)
+
+    def _journal(self, records: Sequence[Record]) -> None:
+        """The step's records to the journal in one transaction, and to the match's log."""
+        self.journal.append_all(records)
+        for record in records:
             if isinstance(record, MatchStarted):
                 self.log = [record]  # a service runs for months: keep one match, not all
             else:
                 self.log.append(record)
-        self.table = step.table
+
+    def _tell(self, before: Table, step: Step, event: Event) -> None:
+        """What the step says to whoever listens: its cues, a refusal or a new mistake (in the
+        log), the decision asked of a seat, a hint asked for, and a hint that came."""
         self._cues(step_cues(before, step))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
@@ -167,10 +154,14 @@ class Driver:
         if isinstance(event, Hinted) and self.table.hint is event:
             name = self.table.names[event.player]
             log.info("%s", _("hint for {name}: {hint}").format(name=name, hint=event.words()))
-        if step.dice is not None:
-            self._roll(step.dice, event.t)
+
+    def _show(self, dice: DiceRequest | None, now: float, *, changed: bool) -> None:
+        """The dice the step asks for, rolled (their event dispatched in turn); else the
+        frame, rendered if it changed."""
+        if dice is not None:
+            self._roll(dice, now)
             return
-        self.show(event.t, changed=self.table is not before)
+        self._render(now, changed=changed)
         tracker = getattr(self.table.at, "tracker", None)
         if tracker is not None:
             # The dice frame is out: build the turn's tree now, while the hand is still on its
@@ -215,7 +206,7 @@ class Driver:
     def scene(self) -> Scene:
         return scene_of(self.table)
 
-    def show(self, now: float, *, changed: bool = True) -> None:
+    def _render(self, now: float, *, changed: bool) -> None:
         """Compose a frame when what it shows changed or a light is due to blink; write the
         pixels only when the frame changed. Most table changes (every raw switch change, a
         bouncing contact included, moves the settle filter) change nothing shown, and a

@@ -24,7 +24,6 @@ from bgpi.engine.race import lost
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.simple import worth
 from bgpi.journal.records import (
-    GameEnded,
     GameStarted,
     MatchStarted,
     Record,
@@ -32,9 +31,7 @@ from bgpi.journal.records import (
     ResignOffered,
     Seat,
 )
-from bgpi.present.diagram import match_text
-from bgpi.present.gamelog import GameLog
-from bgpi.present.phrases import players
+from bgpi.present.printer import Printer
 from bgpi.rules import BAR, GameResult, Match, Play, Position, legal_plays
 from bgpi.sensing.board import observe, zone_of
 from bgpi.sensing.tracker import Kind
@@ -140,9 +137,9 @@ def play_match(
     else:
         sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
     sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
-    printer = _Printer(sim, say)
+    printer = Printer(sim.table, sim.driver.log, say)
     for _action in range(MAX_ACTIONS):
-        printer.flush()
+        printer.flush(sim.driver.log)
         if sim.phase is Phase.MATCH_OVER or (games is not None and printer.games_ended >= games):
             return sim
         act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"), say)
@@ -352,32 +349,6 @@ def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
             sim.roll(turn)
             return
         sim.cube(turn)
-
-
-class _Printer:
-    """Prints the game log's lines as the records come in, each once it is final."""
-
-    def __init__(self, sim: SimTable, say: Callable[[str], None]) -> None:
-        self.sim, self.say = sim, say
-        self.log = GameLog()
-        self.seen = self.printed = 0
-        self.games_ended = 0  # in this run: a resumed match counts from where it resumed
-        if len(sim.driver.log) > 1:  # resumed: say where, and print only what is new
-            for record in sim.driver.log:
-                self.log.add(record)
-            self.seen, self.printed = len(sim.driver.log), self.log.complete
-            where = "; ".join(match_text(sim.match, players(sim.table.names)))  # names shown
-            say(_("resuming: {where}").format(where=where))
-
-    def flush(self) -> None:
-        records = self.sim.driver.log
-        for record in records[self.seen :]:
-            self.log.add(record)
-            self.games_ended += isinstance(record, GameEnded)
-        self.seen = len(records)
-        for entry in self.log.lines[self.printed : self.log.complete]:
-            self.say(f"\n{entry.text}" if entry.kind == "game" else f"  {entry.text}")
-        self.printed = self.log.complete
 
 
 def open_sides(

@@ -36,6 +36,7 @@ from bgpi.sensing.tracker import Kind
 from bgpi.service.app import Hardware, open_board_buzzer
 from bgpi.service.config import Config
 from bgpi.service.driver import Driver
+from bgpi.service.edge import seen
 from bgpi.sim.demo import PipPlayer
 from bgpi.sim.simtable import dice_rolled
 from bgpi.table import Phase, Table
@@ -132,8 +133,8 @@ class Hands:
         """Whether the table has settled on the board as it stands."""
         assert self.board is not None
         table = driver.table
-        seen = driver.geometry.counts(self.board.read())
-        return table.settle.pending == table.settle.settled and table.observation == seen
+        on_board = seen(self.board.read(), driver.geometry).observation
+        return table.settle.pending == table.settle.settled and table.observation == on_board
 
     def _act(self, driver: Driver, rng: random.Random) -> None:
         table = driver.table

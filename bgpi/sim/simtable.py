@@ -27,6 +27,8 @@ from bgpi.rules import BAR, OFF, Match, Move, Position
 from bgpi.sensing.board import capacities, zone_of
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.service.driver import Driver, Journal, MemoryJournal
+from bgpi.service.edge import table_event
+from bgpi.service.resume import complete
 from bgpi.table import (
     LONG_PRESS,
     Chosen,
@@ -124,8 +126,6 @@ class SimTable:
         self._asks: deque[DecisionRequest] = deque()
         if isinstance(records, MatchStarted):
             self.journal.new_match(records)
-        dice = SeededDice(options.seed)
-        dice.skip(dice_rolled(history))
         config = TableConfig(
             capacities(self.geometry),
             options.settle,
@@ -135,8 +135,10 @@ class SimTable:
         )
         if isinstance(records, Fresh):
             table = Table.choose(config, records.defaults)
-        else:
-            table = Table.replay(config, history)
+        else:  # resumed as the shell resumes a journal: a step left half-journaled finished
+            table, history = complete(config, history, self.journal)
+        dice = SeededDice(options.seed)
+        dice.skip(dice_rolled(history))
         self.driver = Driver(
             table,
             self.journal,
@@ -171,13 +173,18 @@ class SimTable:
         self.board.pump()
         while self._events or self._asks or self._hint_asks or not self._inbox.empty():
             while self._events:
-                self.driver.handle(self._events.popleft())
+                self.take(self._events.popleft())
             while not self._inbox.empty():
                 self.driver.dispatch(self._inbox.get_nowait())
             if self._asks:
                 self._answer(self._asks.popleft())
             if self._hint_asks:
                 self._advise(self._hint_asks.popleft())
+
+    def take(self, event: Event) -> None:
+        """A backend's event (the simulated board's, the buttons', a fault) to the table now,
+        converted at the edge as the app's loop converts it."""
+        self.driver.dispatch(table_event(event, self.geometry))
 
     def _answer(self, request: DecisionRequest) -> None:
         seat = self.seats.get(request.player)

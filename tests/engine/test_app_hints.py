@@ -15,12 +15,12 @@ from bgpi.base.words import BLACK, ROLL, WHITE
 from bgpi.journal.records import GameStarted, MatchStarted, OpeningRolled
 from bgpi.journal.store import JOURNAL_NAME, Journal
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.rules import Position
 from bgpi.sensing.board import zone_of
 from bgpi.service.app import App
 from bgpi.service.config import parse
 from bgpi.table import Table
-from bgpi.web.view import status
 from tests.engine.conftest import needs_gnubg
 from tests.engine.test_app_seat import SimHardware, run
 

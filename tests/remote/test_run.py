@@ -35,6 +35,7 @@ from bgpi.journal.records import (
 from bgpi.journal.store import JOURNAL_NAME, Journal
 from bgpi.lights.scene import Meaning
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.remote.board import LinkState, RemoteSeat
 from bgpi.remote.fairdice import SECRET_BYTES, dice_of
 from bgpi.remote.turns import decider
@@ -48,7 +49,6 @@ from bgpi.table import Guided, Phase, Table
 from bgpi.table.buttons import unseen_lit
 from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
-from bgpi.web.view import status
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto, free_port
 from tests.web.webclient import receive_until, socket

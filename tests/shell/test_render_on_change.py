@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bgpi.base.frame import SensorFrame
 from bgpi.base.words import WHITE
+from bgpi.hal.api import SensorEvent
 from bgpi.journal.records import MatchStarted
 from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase
@@ -27,7 +28,7 @@ def chatter(sim: SimTable, bit: int, start: float, changes: int, gap: float) -> 
     frame = sim.board.read()
     for k in range(changes + (changes % 2)):
         bits = frame.bits ^ (1 << bit) if k % 2 == 0 else frame.bits
-        sim.driver.sensor(SensorFrame(bits, frame.nbits, start + k * gap))
+        sim.take(SensorEvent(SensorFrame(bits, frame.nbits, start + k * gap)))
     for k in range(1, 51):
         sim.driver.tick(start + k * 0.01)
 

@@ -23,8 +23,9 @@ from bgpi.journal.records import (
 from bgpi.journal.store import JOURNAL_NAME, Journal
 from bgpi.sensing.board import capacities
 from bgpi.service.driver import MemoryJournal
+from bgpi.service.resume import complete, owed, replay, unfinished
+from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase, Table, TableConfig
-from bgpi.table.resume import complete, owed, resume
 from tests.shell.matches import play_match
 from tests.shell.presses import moves_on
 from tests.shell.test_cli import bgpi
@@ -48,7 +49,7 @@ OPENING_HALF = [MatchStarted(5), GameStarted(), OpeningDie(0, 2), OpeningDie(1, 
 def test_the_issue_s_journal_owes_its_opening_roll() -> None:
     table = Table.replay(CONFIG, OPENING_HALF)
     assert not moves_on(table)  # what an older bgpi left: no press moves it on
-    resumed, missing = resume(CONFIG, OPENING_HALF)
+    resumed, missing = replay(CONFIG, OPENING_HALF)
     assert missing == (OpeningRolled(2, 3),)
     assert resumed.phase is Phase.MOVING and resumed.match.turn == 1
     assert moves_on(resumed)
@@ -124,3 +125,22 @@ def test_status_shows_a_half_step_finished_without_writing(tmp_path: Path) -> No
     assert (tmp_path / JOURNAL_NAME).read_bytes() == before
     with Journal.open(tmp_path / JOURNAL_NAME, read_only=True) as journal:
         assert journal.records() == OPENING_HALF
+
+
+def test_only_an_unfinished_match_is_gone_on_with_its_half_step_finished(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / JOURNAL_NAME) as journal:
+        assert unfinished(CONFIG, journal) is None  # no match yet: a new one is chosen
+        journal.append_all(OPENING_HALF)
+        resumed = [*OPENING_HALF, OpeningRolled(2, 3)]
+        assert unfinished(CONFIG, journal) == resumed
+        assert journal.records() == resumed  # what it owed is journaled
+        journal.append_all(play_match(3, MatchStarted(3)))
+        assert unfinished(CONFIG, journal) is None  # over: a new one is chosen
+
+
+def test_a_simulated_table_resumes_a_journal_as_the_shell_does() -> None:
+    journal = MemoryJournal([*OPENING_HALF])
+    sim = SimTable(OPENING_HALF, journal=journal)
+    resumed = [*OPENING_HALF, OpeningRolled(2, 3)]
+    assert sim.driver.log == journal.records == resumed  # what it owed, journaled
+    assert sim.phase is Phase.MOVING and sim.match.turn == 1

@@ -25,9 +25,9 @@ from bgpi.journal.records import (
 from bgpi.journal.store import Journal
 from bgpi.sensing.board import capacities
 from bgpi.service.driver import MemoryJournal
+from bgpi.service.resume import complete
 from bgpi.sim.demo import play_match
 from bgpi.table import TableConfig
-from bgpi.table.resume import complete
 from tests.shell.presses import moves_on
 
 ROOT = Path(__file__).resolve().parents[2]

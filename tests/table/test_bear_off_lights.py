@@ -10,11 +10,11 @@ import pytest
 
 from bgpi.base.words import ROLL, TRAY_WHITE, WHITE
 from bgpi.journal.records import MatchStarted, Played
+from bgpi.present.status import status
 from bgpi.rules import Position
 from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
-from bgpi.web.view import status
 from tests.table.arrange import arrange, fixed_dice
 
 FAR = {13: 5, 12: 5, 11: 5}  # Black, far from White's home

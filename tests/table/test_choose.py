@@ -8,12 +8,12 @@ from dataclasses import replace
 
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.records import GameStarted, MatchStarted, Seat
+from bgpi.present.status import status
 from bgpi.rules import MatchRules
 from bgpi.service.driver import MemoryJournal
 from bgpi.sim.simtable import Fresh, SimTable
 from bgpi.table import Ask, DecisionRequest, Intent, MatchOver, Phase, waiting
 from bgpi.table.options import LENGTHS, Option
-from bgpi.web.view import status
 
 HOLD = 1.0
 

@@ -4,8 +4,8 @@ decide nothing, and the game goes on from the board as read once they are back."
 from bgpi.base.words import WHITE
 from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import Played
+from bgpi.present.status import status
 from bgpi.table import Phase
-from bgpi.web.view import status
 from tests.table.test_play import opened
 
 
@@ -40,7 +40,7 @@ def test_a_fault_of_another_backend_does_not_stop_the_game() -> None:
     sim.place(5, WHITE)
     sim.lift(6, WHITE)
     sim.place(5, WHITE)
-    sim.driver.handle(FaultEvent("leds", "the strip does not answer", sim.clock()))
+    sim.take(FaultEvent("leds", "the strip does not answer", sim.clock()))
     assert sim.table.faults and not sim.table.sensors_down
     sim.roll(WHITE)
     assert isinstance(sim.driver.log[-1], Played) and sim.phase is Phase.BEFORE_ROLL

@@ -131,7 +131,7 @@ def test_the_other_boards_play_on_tall_stacks_is_made_by_the_hands_and_the_perso
 
 
 def test_the_page_says_to_press_roll_for_a_move_the_sensors_cannot_see() -> None:
-    from bgpi.web.view import status  # noqa: PLC0415
+    from bgpi.present.status import status  # noqa: PLC0415
 
     sim = guided(TALL, BEAR_OFF, (5, 1), Seat.PERSON)
     assert status(sim.table, sim.scene).endswith(

@@ -10,6 +10,7 @@ from bgpi.base.geometry import Geometry
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.records import Cube, CubeAction, MatchStarted, Rolled
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.rules import Move, apply_move, parse_play
 from bgpi.sensing.board import capacities, observe, zone_of
 from bgpi.table import (
@@ -25,7 +26,6 @@ from bgpi.table import (
     TableConfig,
     moment_of,
 )
-from bgpi.web.view import status
 from tests.table.test_buttons import HELD, SHORT, opened, replay, settled
 
 HINTS = TableConfig(capacities(Geometry.default()), hints=frozenset({WHITE, BLACK}))

@@ -11,10 +11,10 @@ import pytest
 from bgpi.base.words import BAR_BLACK, BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import IllegalAccepted, MatchStarted, Rolled
+from bgpi.present.status import status
 from bgpi.rules import BAR, Position
 from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase, Table
-from bgpi.web.view import status
 from tests.table.arrange import fixed_dice
 
 

@@ -10,12 +10,13 @@ import pytest
 from bgpi.base.words import BAR_WHITE, BLACK, WHITE
 from bgpi.journal.records import MatchStarted
 from bgpi.lights import compose
+from bgpi.present.status import status
 from bgpi.rules import Position
 from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
 from bgpi.table.phases import MISTAKE_FLASH
-from bgpi.web.view import board_of_sim, state_message, status
+from bgpi.web.view import board_of_sim, state_message
 from tests.table.arrange import arrange, fixed_dice
 
 # White's view: a White blot on 19; Black (on roll) has three on printed 17 and five on 18.

@@ -298,10 +298,10 @@ def test_demo_games_are_legal_and_every_checker_is_accounted_for(
 
 def test_a_failed_backend_is_shown_until_it_recovers() -> None:
     sim = opened()
-    sim.driver.handle(FaultEvent("sensors", "reading the sensor chain failed", sim.clock()))
+    sim.take(FaultEvent("sensors", "reading the sensor chain failed", sim.clock()))
     sim.advance()
     assert sim.scene.alert == "fault"
-    sim.driver.handle(FaultEvent("sensors", None, sim.clock()))
+    sim.take(FaultEvent("sensors", None, sim.clock()))
     sim.advance()
     assert sim.scene.alert is None
     assert sim.phase is Phase.MOVING  # the game goes on where it was

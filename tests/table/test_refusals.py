@@ -16,10 +16,10 @@ import pytest
 from bgpi.base.words import BLACK, PLAYERS, ROLL, WHITE
 from bgpi.journal.records import MatchStarted, Rolled, Seat
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.sensing.board import observe
 from bgpi.sensing.mistakes import MistakeKind
 from bgpi.table import ROWS, Fault, Moving, Phase, Press, Step, Table
-from bgpi.web.view import status
 from tests.table.test_buttons import (
     CASES,
     CONFIG,

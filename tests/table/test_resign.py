@@ -12,9 +12,9 @@ import pytest
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import GameEnded, MatchStarted, ResignAnswered, ResignOffered
+from bgpi.present.status import status
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase, Table
-from bgpi.web.view import status
 from tests.table.arrange import fixed_dice
 
 HOLD = 1.0  # past the long press

@@ -17,6 +17,7 @@ from bgpi.journal.records import (
     Rolled,
 )
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.rules import Position, parse_play
 from bgpi.sensing.board import capacities, observe, zone_of
 from bgpi.table import (
@@ -30,7 +31,6 @@ from bgpi.table import (
     TableConfig,
     Tick,
 )
-from bgpi.web.view import status
 
 CONFIG = TableConfig(capacities(Geometry.default()))
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from bgpi.base.words import BLACK, CUBE, WHITE
 from bgpi.journal.records import CubeAction, GameEnded, MatchStarted, Played, ResignOffered, Seat
+from bgpi.present.status import status
 from bgpi.rules import GameResult, Move, legal_plays, parse_play
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Ask, Chosen, Decided, DecisionRequest, Intent, Phase, Table, waiting
-from bgpi.web.view import status
 from tests.table.arrange import fixed_dice
 
 ENGINE_BLACK = MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE))

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from bgpi.journal.records import MatchStarted
+from bgpi.present.status import status
 from bgpi.sim.demo import play_match
 from bgpi.table import Phase
-from bgpi.web.view import status
 
 
 def test_the_match_s_end_names_the_winner_and_the_score() -> None:

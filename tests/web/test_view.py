@@ -8,6 +8,7 @@ from bgpi.journal.records import MatchStarted
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.rules import Position
 from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Phase
@@ -18,7 +19,6 @@ from bgpi.web.view import (
     frame_message,
     layout_message,
     state_message,
-    status,
 )
 
 SEED = 23  # White 3, Black 1: White opens with 31

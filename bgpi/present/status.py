@@ -1,0 +1,251 @@
+"""What the table says: the status line for the table as it stands, the sentence a person
+reads on the page (what the table waits for, in the words of the buttons' rows).
+
+One builder a phase, keyed in :data:`SENTENCES` as :mod:`bgpi.present.leds` keys the scene
+each phase shows (:data:`bgpi.present.leds.SCENES`): a phase's words beside its lights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from bgpi.base.i18n import _, ngettext
+from bgpi.lights.scene import Scene
+from bgpi.present.numbering import printed_moves
+from bgpi.present.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, option_words, players
+from bgpi.present.phrases import zone as shown_zone
+from bgpi.sensing.board import zone_of
+from bgpi.sensing.mistakes import Mistake, mistake_words
+from bgpi.table import (
+    Guided,
+    Hold,
+    Illegal,
+    Phase,
+    Resigning,
+    ResignPending,
+    Rolling,
+    Table,
+    active_rows,
+)
+from bgpi.table.buttons import illegal_refused
+from bgpi.table.phases import Choosing
+
+
+def status(table: Table, scene: Scene) -> str:
+    """One line saying what the table waits for: the phase's sentence around what each button
+    does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, a backend
+    that stopped answering."""
+    if table.faults:
+        source, message = table.faults[0]
+        fault = _(
+            "The {source} stopped answering ({message}): nothing is decided until they are back."
+        )
+        return fault.format(source=source, message=message)
+    rows = active_rows(table)
+    words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
+    held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
+    mistake = table.mistake
+    if mistake is not None and table.phase is Phase.MOVING:
+        line = _mistake_line(table, mistake, words)
+    elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+        line = _("The board is wrong: take away what blinks red, add where blue winks.")
+        if words:
+            line += " " + _("Or {choices}.").format(choices=either(words))
+        if table.phase is Phase.ROLLING:
+            line = f"{_rolling(table, scene, words)} {line}"
+    else:
+        line = SENTENCES[table.phase](table, scene, words)
+    if illegal_refused(table):  # whatever the mistake, ROLL cannot end this turn: say why
+        line += " " + _(
+            "Against a remote board an illegal play is always corrected: the other board"
+            " cannot check it, so only a legal play is sent."
+        )
+    if table.hint is not None:  # the engine's hint a person asked for, while it holds
+        line = _("{line} Hint for {name}: {hint}.").format(
+            line=line, name=_names(table)[table.hint.player], hint=table.hint.words()
+        )
+    # Held meanings have no light of their own (the button shows its short one): say them.
+    if not held:
+        return line
+    also = "; ".join(held)
+    return f"{line} {capitalized(also)}."
+
+
+def _mistake_line(table: Table, mistake: Mistake, words: Sequence[str]) -> str:
+    """The board's mistake in game words (:mod:`bgpi.sensing.mistakes`), and what a button
+    still does (ending the turn as it stands, where the rules allow it)."""
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    line = _("{name} plays {dice}: {mistake}.").format(
+        name=_on_roll(table), dice=dice, mistake=mistake_words(mistake)
+    )
+    return f"{line} {_('Or {choices}.').format(choices=either(words))}" if words else line
+
+
+def _setup(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return _("Set up the board: blue winks where checkers are missing.")
+
+
+def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return _("Opening roll: each player {choices}.").format(choices=either(words))
+
+
+def _before_roll(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return _("{name} {choices}.").format(name=_on_roll(table), choices=either(words))
+
+
+def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Rolling)
+    name = _names(table)[at.player]
+    if at.count == 1:
+        return _(
+            "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
+        ).format(name=name)
+    return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
+        name=name
+    )
+
+
+def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    turn = _turn(table)
+    name, other = _names(table)[turn], _names(table)[1 - turn]
+    line = _("{name} doubles: {other} {choices}.")
+    return line.format(name=name, other=other, choices=either(words))
+
+
+def _moving(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    name = _on_roll(table)
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    if scene.alert == "no move":
+        line = _("{name} rolled {dice} and cannot move: {choices}.")
+        return line.format(name=name, dice=dice, choices=either(words))
+    if words:
+        line = _("{name} has played {dice}: {choices}.")
+        return line.format(name=name, dice=dice, choices=either(words))
+    return _("{name} plays {dice}: lift a checker to see where it may go.").format(
+        name=name, dice=dice
+    )
+
+
+def _confirm(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    line = _("Which play did {name} make? {choices}.")
+    return line.format(name=_on_roll(table), choices=", ".join(words))
+
+
+def _guided(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Guided)
+    seat = _(SEATS[table.seats[turn]])
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    moves = printed_moves(turn, at.moves) or _("no move")
+    chosen = _("{name} ({seat}) plays {dice}: {moves}.").format(
+        name=_names(table)[turn], seat=seat, dice=dice, moves=moves
+    )
+    move = at.next_move
+    if move is None:
+        return chosen
+    src, dst = shown_zone(zone_of(turn, move.src)), shown_zone(zone_of(turn, move.dst))
+    step = _("Move {number} of {count}: from {source} (blinking) to {destination}.")
+    line = f"{chosen} " + step.format(
+        number=at.done + 1, count=len(at.moves), source=src, destination=dst
+    )
+    # A move the switches cannot see waits for the person's word, which the rows give.
+    return f"{line} {capitalized(either(words))}." if words else line
+
+
+def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Resigning | ResignPending)
+    level = _(LEVELS[at.level])
+    points = int(at.level) * table.match.cube
+    worth = ngettext("a {level} ({points} point)", "a {level} ({points} points)", points).format(
+        level=level, points=points
+    )
+    name, other = _names(table)[turn], _names(table)[1 - turn]
+    if isinstance(at, Resigning):
+        line = _("{name} resigns {worth}? {choices}.")
+        return line.format(name=name, worth=worth, choices=", ".join(words))
+    line = _("{name} offers to resign {worth}: {other} {choices}.")
+    return line.format(name=name, worth=worth, other=other, choices=either(words))
+
+
+def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, Illegal)
+    name, other = _names(table)[turn], _names(table)[1 - turn]
+    line = _("{name} ended the turn on an illegal play (it blinks): {other} {choices}.").format(
+        name=name, other=other, choices=either(words)
+    )
+    if at.after is None:
+        line += " " + _("The switches cannot tell where the checkers are: it must be corrected.")
+    mistake = table.mistake
+    if mistake is not None:
+        line += " " + _("The mistake: {mistake}.").format(mistake=mistake_words(mistake))
+    return line
+
+
+def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Choosing)
+    shown = option_words(at.draft, at.option)
+    line = _("The next match: {option} {value}. {choices}.")
+    return line.format(option=_(OPTIONS[at.option]), value=shown, choices=", ".join(words))
+
+
+def _ending(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    return _setup(table, scene, words)  # never shown: the end of the game follows in the same step
+
+
+def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    winner = scene.winner
+    who = _names(table)[winner] if winner is not None else _("Nobody")
+    (white, black), score = _names(table), table.match.score
+    if table.phase is Phase.MATCH_OVER:
+        line = _("{name} wins the match: {white} {white_score}, {black} {black_score}. {choices}.")
+    else:
+        line = _("{name} wins the game: {white} {white_score}, {black} {black_score}. {choices}.")
+    return line.format(
+        name=who,
+        white=white,
+        white_score=score[0],
+        black=black,
+        black_score=score[1],
+        choices=either(words),
+    )
+
+
+def _turn(table: Table) -> int:
+    turn = table.match.turn
+    assert turn is not None
+    return turn
+
+
+def _on_roll(table: Table) -> str:
+    return _names(table)[_turn(table)]
+
+
+def _names(table: Table) -> tuple[str, str]:
+    return players(table.names)
+
+
+SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
+    Phase.SETUP: _setup,
+    Phase.OPENING: _opening,
+    Phase.BEFORE_ROLL: _before_roll,
+    Phase.ROLLING: _rolling,
+    Phase.DOUBLED: _doubled,
+    Phase.MOVING: _moving,
+    Phase.CONFIRM: _confirm,
+    Phase.GUIDED: _guided,
+    Phase.RESIGNING: _resigning,
+    Phase.RESIGN_OFFERED: _resigning,
+    Phase.ILLEGAL: _illegal,
+    Phase.CHOOSING: _choosing,
+    Phase.ENDING: _ending,
+    Phase.GAME_OVER: _over,
+    Phase.MATCH_OVER: _over,
+}
+"""The sentence each phase says around the buttons' words, keyed as
+:data:`bgpi.present.leds.SCENES` keys what each shows (in the order of
+:class:`~bgpi.table.Phase`)."""
