@@ -82,12 +82,12 @@ def test_the_page_in_finnish(page: Page, tmp_path: Path) -> None:
         expect(start_button).to_have_text("Aloita ottelu")
         start_button.click()
         status = page.locator("#status")
-        expect(status).to_have_text("Avausheitto: kumpikin pelaaja painaa ROLL.")
+        expect(status).to_have_text("Avausheitto: kumpikin pelaaja painaa ROLL-painiketta.")
         expect(page.locator(".meaning").first).to_have_text("heitä")  # beside White's ROLL
         page.keyboard.press("r")  # White's opening die
         page.keyboard.press("Shift+R")  # Black's: White starts with 31
         expect(status).to_have_text(
-            "Valkoinen siirtää heiton 3-1: nosta nappula nähdäksesi, minne se voi mennä. "
+            "Valkoinen heitti 3-1: nosta nappula nähdäksesi, minne sen voi siirtää. "
             "Pidä CUBE pohjassa luovuttaaksesi."
         )
         assert page.evaluate("document.documentElement.lang") == "fi"
