@@ -28,9 +28,8 @@ from tests.table.arrange import fixed_dice
 MONEY = Match(MatchRules(0), state=Match.new(MatchRules(0)).opening_roll(3, 1).state, turn=0)
 PLAY = b'{"ok": [[8, 5], [6, 5]]}'  # 3-1 from the start: 8/5 6/5
 
-# What the fake does when asked a question (the probe at its start is answered, but by the
-# one that never answers): Python statements, with ``seq`` the question's number, ``out``
-# its raw output and ``mark`` the answer's marker for ``seq``.
+# What the fake does when asked a question: Python statements, with ``out`` its raw output
+# and ``mark`` the marker of the question's answer.
 BEHAVIOURS = {
     "a byte that is not UTF-8": 'out.write(mark + b\'{"ok": "\\xff"}\\n\'); out.flush()',
     "closes its output and sleeps": "os.close(1); os.close(2); time.sleep(600)",
