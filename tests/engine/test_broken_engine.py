@@ -178,10 +178,11 @@ def bgpi(
     )
 
 
-def ended_with_one_line(ran: subprocess.CompletedProcess[str], command: str) -> bool:
-    """Whether ``bgpi COMMAND`` failed (exit status 1) naming gnubg's fault in a last line."""
+def ended_with_one_line(ran: subprocess.CompletedProcess[str], line: str) -> bool:
+    """Whether the command failed (exit status 1) without a traceback, its last word on
+    stderr one line that begins with ``line``."""
     last = ran.stderr.splitlines()[-1] if ran.stderr else ""
-    return ran.returncode == 1 and "Traceback" not in ran.stderr and last.startswith(command)
+    return ran.returncode == 1 and "Traceback" not in ran.stderr and last.startswith(line)
 
 
 @pytest.mark.parametrize("behaviour", sorted(BEHAVIOURS))
