@@ -34,7 +34,7 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=600.0,
-        help="the longest gnubg may take, in seconds (default: 600)",
+        help="the longest gnubg's analysis may take, in seconds (default: 600)",
     )
     hint = add_command(
         commands, common, "hint", _hint, "what gnubg would do now: the play, double or take"
@@ -61,7 +61,8 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
         raise CommandError(_("the journal {path} holds no match yet").format(path=path))
     match_id = args.match if args.match is not None else matches[-1].id
     chosen = Level.parse(args.level)
-    engine = GnubgEngine(chosen, analysis_level=chosen, timeout=args.timeout)
+    engine = GnubgEngine(chosen, analysis_level=chosen, timeout=config.seats.timeout_s)
+    engine.analysis_timeout = args.timeout  # started and ended as for a seat: only this is long
     try:
         analysis, fresh = analysed(AnalysisStore(path), match_id, records, engine)
     except EngineError as exc:

@@ -83,7 +83,9 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
     try:
-        sides, engines = open_sides((args.white, args.black), say=say, slips=args.slips)
+        sides, engines = open_sides(
+            (args.white, args.black), say=say, timeout=config.seats.timeout_s, slips=args.slips
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print("bgpi demo, " + _("seed {seed}").format(seed=seed))

@@ -50,7 +50,9 @@ _SURE: Final = 1e-6  # gnubg's 0-ply never says exactly 0 or 1 of a race it has 
 
 class GnubgEngine:
     """gnubg at ``level``: plays, cube decisions and resignations as gnubg makes them at that
-    level; analysis at ``analysis_level``. ``timeout`` is the longest one answer may take."""
+    level; analysis at ``analysis_level``. ``timeout`` is the longest gnubg may take to start,
+    to answer or to end; ``analysis_timeout`` (None: ``timeout``) the longest an analysis may
+    take."""
 
     def __init__(
         self,
@@ -64,6 +66,7 @@ class GnubgEngine:
     ) -> None:
         self.level = level
         self.analysis_level = analysis_level
+        self.analysis_timeout: float | None = None
         if process is None:
             process = (
                 GnubgProcess(program, timeout=timeout)
@@ -105,8 +108,9 @@ class GnubgEngine:
         with tempfile.TemporaryDirectory(dir=self.process.home) as folder:
             path = Path(folder) / "match.mat"
             path.write_text(text, encoding="utf-8")
+            settings = _settings(self.analysis_level)
             answer = _mapping(
-                self.process.call("analyse", str(path), _settings(self.analysis_level))
+                self.process.call("analyse", str(path), settings, timeout=self.analysis_timeout)
             )
         games = tuple(
             GameAnalysis(number, _score(game["score"]), _pair(game["players"]))

@@ -4,10 +4,12 @@ person here (:mod:`bgpi.table.seats`), with the same intents a person's buttons 
 The table lights the play it chooses move by move and the hands at the board make it.
 Before its roll an engine that would resign answers with the level it resigns (a
 :class:`~bgpi.rules.GameResult`, offered at once as ``Intent.RESIGN``), wherever the seat
-plays: ``bgpi run``, ``bgpi sim`` and ``bgpi demo`` alike. A question the engine fails to
-answer (it hung, died, or named an illegal play) is said and left unanswered, for the
-shell to ask again of the restarted engine; a second failure in a row is raised, so
-nothing waits forever on a broken engine.
+plays: ``bgpi run``, ``bgpi sim`` and ``bgpi demo`` alike. Declined, it plays on, and the
+seat offers again in that game only a higher level, as the built-in player does: nobody is
+asked the same question at every roll. A question the engine fails to answer (it hung,
+died, or named an illegal play) is said and left unanswered, for the shell to ask again of
+the restarted engine; a second failure in a row is raised, so nothing waits forever on a
+broken engine.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ class EngineSeat:
     def __init__(self, engine: Engine, say: Callable[[str], None]) -> None:
         self.engine, self.say = engine, say
         self.failures = 0
+        # The highest level offered in this game; asked to roll again in the same game, the
+        # seat knows it was declined. A game begins with the seat's opening die.
+        self.offered: GameResult | None = None
 
     def __call__(self, request: DecisionRequest, table: Table) -> SeatAnswer | None:
         try:
@@ -53,14 +58,19 @@ class EngineSeat:
 
     def resigns(self, request: DecisionRequest, table: Table) -> GameResult | None:
         """Before its roll, what the engine resigns (the least the opponent is sure to win),
-        or None to play on; an engine that fails here plays on (said)."""
+        or None to play on: where it would resign no more than it offered already this game
+        (declined), and where it fails (said)."""
         if request.ask is not Ask.TURN:
             return None
         try:
-            return self.engine.resignation(table.mover_view_of(request.player), table.match)
+            level = self.engine.resignation(table.mover_view_of(request.player), table.match)
         except EngineError as exc:
             self.say(f"{self.engine.name}: {exc}")
             return None
+        if level is None or (self.offered is not None and level <= self.offered):
+            return None  # declined already this game: only a higher level is offered
+        self.offered = level
+        return level
 
     def _turn(self, request: DecisionRequest, table: Table) -> SeatAnswer:
         """Before its roll: resign, double or roll."""
@@ -76,6 +86,8 @@ class EngineSeat:
         """The engine's answer to ``request``; raise :class:`EngineError` if it has none."""
         match, player = table.match, request.player
         if request.ask in _AT_ONCE:
+            if request.ask is Ask.OPENING_ROLL:
+                self.offered = None  # a new game
             return _AT_ONCE[request.ask]
         if request.ask is Ask.TURN:
             return self._turn(request, table)
