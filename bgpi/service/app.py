@@ -353,7 +353,9 @@ class App:
         except EngineMissingError as exc:
             log.info("games are not analysed: %s", exc)
             return None
-        engine = GnubgEngine(timeout=max(600.0, self.config.seats.timeout_s))
+        # Started and ended as a seat's engine is; a whole match's analysis may take minutes.
+        engine = GnubgEngine(timeout=self.config.seats.timeout_s)
+        engine.analysis_timeout = max(600.0, self.config.seats.timeout_s)
         analyst = Analyst(AnalysisStore(self.state_dir / JOURNAL_NAME), engine, say=log.warning)
         stack.callback(analyst.close)
         return analyst
