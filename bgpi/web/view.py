@@ -32,12 +32,13 @@ from bgpi.base.words import (
     TRAY_WHITE,
     WHITE,
     ZONES,
+    Player,
 )
 from bgpi.hal.sim import SimBoard
 from bgpi.journal.records import Record
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
-from bgpi.lights.scene import Scene
+from bgpi.lights.scene import Alert, Scene
 from bgpi.present.cues import Cue, pairs
 from bgpi.present.gamelog import Entry, log_entries
 from bgpi.present.leds import scene_of
@@ -143,7 +144,7 @@ def state_message(
     board: Iterable[ZoneView],
     records: Sequence[Record],
     *,
-    hand: Sequence[tuple[int, int]] = (),
+    hand: Sequence[tuple[Player, int]] = (),
     cues: Sequence[tuple[int, Cue]] = (),
 ) -> dict[str, object]:
     """Everything but the pixels. ``records`` are the current match's; ``hand`` the
@@ -241,7 +242,7 @@ def status(table: Table, scene: Scene) -> str:
     mistake = table.mistake
     if mistake is not None and table.phase is Phase.MOVING:
         line = _mistake_line(table, mistake, words)
-    elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+    elif scene.alert is Alert.WRONG and table.phase is not Phase.ILLEGAL:
         line = _("The board is wrong: take away what blinks red, add where blue winks.")
         if words:
             line += " " + _("Or {choices}.").format(choices=_either(words))
@@ -316,7 +317,7 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
 
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
     turn = _turn(table)
-    name, other = _names(table)[turn], _names(table)[1 - turn]
+    name, other = _names(table)[turn], _names(table)[turn.other]
     line = _("{name} doubles: {other} {choices}.")
     return line.format(name=name, other=other, choices=_either(words))
 
@@ -329,7 +330,7 @@ def _confirm(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _moving(table: Table, scene: Scene, words: Sequence[str]) -> str:
     name = _on_roll(table)
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
-    if scene.alert == "no move":
+    if scene.alert is Alert.NO_MOVE:
         line = _("{name} rolled {dice} and cannot move: {choices}.")
         return line.format(name=name, dice=dice, choices=_either(words))
     if words:
@@ -369,7 +370,7 @@ def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
     worth = ngettext("a {level} ({points} point)", "a {level} ({points} points)", points).format(
         level=level, points=points
     )
-    name, other = _names(table)[turn], _names(table)[1 - turn]
+    name, other = _names(table)[turn], _names(table)[turn.other]
     if isinstance(at, Resigning):
         line = _("{name} resigns {worth}? {choices}.")
         return line.format(name=name, worth=worth, choices=", ".join(words))
@@ -380,7 +381,7 @@ def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at, turn = table.at, _turn(table)
     assert isinstance(at, Illegal)
-    name, other = _names(table)[turn], _names(table)[1 - turn]
+    name, other = _names(table)[turn], _names(table)[turn.other]
     line = _("{name} ended the turn on an illegal play (it blinks): {other} {choices}.").format(
         name=name, other=other, choices=_either(words)
     )
@@ -421,7 +422,7 @@ def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     )
 
 
-def _turn(table: Table) -> int:
+def _turn(table: Table) -> Player:
     turn = table.match.turn
     assert turn is not None
     return turn

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bgpi.base.words import BLACK, CUBE, WHITE
 from bgpi.journal.records import CubeAction, GameEnded, MatchStarted, Played, ResignOffered, Seat
+from bgpi.lights import Alert
 from bgpi.rules import GameResult, Move, legal_plays, parse_play
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Ask, Chosen, Decided, DecisionRequest, Intent, Phase, Table, waiting
@@ -86,7 +87,7 @@ def test_a_wrong_move_is_shown_and_the_play_goes_on_once_it_is_corrected() -> No
     sim, _ = engine_opens("24/13")
     sim.lift(1, BLACK)
     sim.place(8, BLACK)  # one point short of the 7 lit
-    assert sim.scene.alert == "wrong" and sim.scene.destinations == {7}
+    assert sim.scene.alert is Alert.WRONG and sim.scene.destinations == {7}
     assert (8, 1) in sim.scene.extra
     sim.lift(8, BLACK)
     sim.place(7, BLACK)
