@@ -35,8 +35,9 @@ Sections and keys (defaults in brackets)::
                page and, with buzzer_pin, on the board; buzzer_pin [none] (a BCM number,
                hardware/pins.md suggests 27), buzzer ["passive"] (passive: a piezo played at
                each note's pitch; active: a buzzer with its own tone, switched on and off)
-    [display]  language ["auto"] (auto | en | fi | sv | nb): the players' language; auto
-               takes it from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English
+    [display]  language ["auto"] (auto | a code of bgpi.base.i18n.Language): the players'
+               language; auto takes it from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG),
+               else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
                club [""] (publish finished matches' results there): see docs/remote.md
