@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bgpi.base.i18n import _
-from bgpi.base.words import Player
+from bgpi.base.words import PLAYERS, Player
 from bgpi.engine.api import Engine, EngineMissingError
 from bgpi.engine.gnubg import GnubgEngine
 from bgpi.engine.hints import Advisor
@@ -83,7 +83,7 @@ def open_engines(
     """The engines for the config's seats (``person``, ``gnubg:LEVEL``...), by player; a
     person's seat has none, nor has a gnubg seat without gnubg (said, a person plays)."""
     engines: dict[Player, Engine] = {}
-    for player, text in zip(Player, seats, strict=True):
+    for player, text in zip(PLAYERS, seats, strict=True):
         engine = open_engine(Seat.parse(text), say=say, timeout=timeout)
         if engine is not None:
             engines[player] = engine

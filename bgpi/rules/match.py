@@ -3,7 +3,8 @@ and gnubg's Match ID.
 
 A :class:`Match` is an immutable value. Each action (opening roll, roll, double, take, win...)
 is a method that returns the next value, or raises naming the rule it would break. Players are
-0 and 1; on the board, player 0 is White and player 1 is Black.
+:class:`~bgpi.base.words.Player` values, numbered 0 (White) and 1 (Black) as the Match ID
+numbers them; a plain 0 or 1 given to a Match or its methods is read as one.
 
 The value holds exactly what gnubg's Match ID holds, so ``Match.from_id(m.id(), m.rules) == m``
 for every match these methods can reach. What the ID cannot hold is derived, not stored: the
@@ -63,7 +64,6 @@ def _is_player(value: object) -> TypeGuard[int]:
 
 
 def _check_player(player: object) -> Player:
-    """``player`` as a :class:`Player`: a caller's plain 0 or 1 is read as one."""
     if not _is_player(player):
         raise InvalidMatchError(f"player {player!r} is not 0 or 1")
     return Player(player)
@@ -449,7 +449,7 @@ class Match:
 
     def decider(self) -> Player:
         """Whose decision it is: the answering player while an offer is pending or after a
-        drop or a resignation, else the player on roll (0 before the opening roll)."""
+        drop or a resignation, else the player on roll (White before the opening roll)."""
         if self.resigner is not None:
             return self.resigner.other
         if self.double_offered or self.state is GameState.DROPPED:
@@ -477,11 +477,11 @@ class Match:
             raise InvalidMatchError(f"score {score!r} is not two counts of points")
         for name in ("cube_owner", "turn", "resigner"):
             value = getattr(self, name)
-            if value is not None and not _is_player(value):
+            if value is None:
+                continue
+            if not _is_player(value):
                 raise InvalidMatchError(f"{name.replace('_', ' ')} {value!r} is not 0 or 1")
-            if value is not None:
-                # A plain 0 or 1 (a Match ID's field, a test's literal) becomes a Player.
-                object.__setattr__(self, name, Player(value))
+            object.__setattr__(self, name, Player(value))
         if self.resignation is not None and not isinstance(self.resignation, GameResult):
             raise InvalidMatchError(f"resignation {self.resignation!r} is not a GameResult")
         if self.dice is not None and (

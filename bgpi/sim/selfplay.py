@@ -148,10 +148,9 @@ class Hands:
             self._click(turn, CUBE if doubles else ROLL)
         elif phase is Phase.DOUBLED and turn is not None:
             # A beaver would be a held press: the hands take instead.
-            answer = self.player.answer(
-                table.mover_view_of(turn.other), match, beaver_allowed=False
-            )
-            self._click(turn.other, CUBE if answer == "drop" else ROLL)
+            taker = turn.other
+            answer = self.player.answer(table.mover_view_of(taker), match, beaver_allowed=False)
+            self._click(taker, CUBE if answer == "drop" else ROLL)
         elif phase is Phase.MOVING and turn is not None:
             self._move(table, rng)
         elif phase is Phase.CONFIRM and turn is not None:
