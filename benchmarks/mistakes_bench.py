@@ -15,6 +15,7 @@ import timeit
 from collections.abc import Callable
 
 from bgpi.base.geometry import Geometry
+from bgpi.base.words import WHITE
 from bgpi.rules import Position, legal_plays
 from bgpi.rules.result import game_result
 from bgpi.sensing.board import Observation, capacities, observe
@@ -68,14 +69,14 @@ def report(label: str, found: dict[Kind, list[float]]) -> None:
 def main() -> None:
     rng = random.Random(1)
     position_id, roll = HEAVY
-    heavy = TurnTracker(Position.from_id(position_id), roll, 0, CAPS)
+    heavy = TurnTracker(Position.from_id(position_id), roll, WHITE, CAPS)
     heavy.prepare()
     report(f"{position_id} {roll[0]}-{roll[1]}", ratios(heavy, rng))
     total: dict[Kind, list[float]] = {Kind.WRONG: [], Kind.IN_FLIGHT: []}
     pos = Position.initial()
     for _ in range(60):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        tracker = TurnTracker(pos, dice, 0, CAPS)
+        tracker = TurnTracker(pos, dice, WHITE, CAPS)
         tracker.prepare()
         for kind, values in ratios(tracker, rng).items():
             total[kind] += values

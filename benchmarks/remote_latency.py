@@ -113,7 +113,7 @@ def protocol(broker: Broker, rounds: int, directory: Path) -> tuple[list[float],
     links = []
     for side in (WHITE, BLACK):
         transport = Transport(
-            broker, client_id=pairing.client_id(side), topics=(pairing.topic(1 - side),)
+            broker, client_id=pairing.client_id(side), topics=(pairing.topic(side.other),)
         ).open()
         log = MessageLog(directory / f"bench-{side}-{time.monotonic_ns()}.sqlite")
         links.append(Link(Session(pairing, side, match), transport, log))

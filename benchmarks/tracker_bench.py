@@ -16,6 +16,7 @@ import timeit
 from collections.abc import Callable
 
 from bgpi.base.geometry import Geometry
+from bgpi.base.words import WHITE
 from bgpi.rules import Position, legal_plays
 from bgpi.rules.result import game_result
 from bgpi.sensing.board import capacities, observe
@@ -50,14 +51,14 @@ def observations(tracker: TurnTracker, rng: random.Random) -> dict[str, list[tup
 
 def prepared(pos: Position, roll: tuple[int, int]) -> TurnTracker:
     """A tracker with its tree and index built (each is built when an answer first needs it)."""
-    tracker = TurnTracker(pos, roll, 0, CAPS)
+    tracker = TurnTracker(pos, roll, WHITE, CAPS)
     tracker.prepare()
     return tracker
 
 
 def measure(label: str, pos: Position, roll: tuple[int, int], rng: random.Random) -> None:
     prepare = best(lambda: prepared(pos, roll), number=1)
-    tracker = TurnTracker(pos, roll, 0, CAPS)
+    tracker = TurnTracker(pos, roll, WHITE, CAPS)
     worst = {}
     for kind, observed in observations(tracker, rng).items():
         for obs in observed:
@@ -92,8 +93,8 @@ def main() -> None:
     for _ in range(200):
         roll = (rng.randint(1, 6), rng.randint(1, 6))
         prepares.append(best(lambda p=pos, r=roll: prepared(p, r), number=1))
-        tracker = TurnTracker(pos, roll, 0, CAPS)
-        obs = observe(pos, 0, CAPS)
+        tracker = TurnTracker(pos, roll, WHITE, CAPS)
+        obs = observe(pos, WHITE, CAPS)
         reads.append(best(lambda t=tracker, o=obs: t.read(o)))
         play = rng.choice(legal_plays(pos, roll))
         pos = Position.initial() if game_result(play.result) else play.result.swap()

@@ -26,10 +26,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from bgpi.base.i18n import TRANSLATED
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "bgpi"
 LOCALE_DIR = PACKAGE / "locale"
-TRANSLATED = ("fi", "sv", "nb")
 MARKERS = {"_": 1, "N_": 1, "ngettext": 2}
 
 Message = str | tuple[str, str]  # a sentence, or a singular and its plural

@@ -36,7 +36,7 @@ def _english() -> Iterator[None]:
     from bgpi.base import i18n  # noqa: PLC0415 (a test-wide fixture; bgpi loads in the test)
 
     os.environ["LANGUAGE"] = "en"
-    i18n.use(i18n.ENGLISH)
+    i18n.use(i18n.Language.ENGLISH)
     yield
-    i18n.use(i18n.ENGLISH)
+    i18n.use(i18n.Language.ENGLISH)
     os.environ["LANGUAGE"] = "en"

@@ -18,31 +18,51 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from gettext import GNUTranslations, NullTranslations
 from pathlib import Path
 from typing import Final
 
 DOMAIN: Final = "bgpi"
 LOCALE_DIR: Final = Path(__file__).parents[1] / "locale"
-ENGLISH: Final = "en"
-LANGUAGES: Final = (ENGLISH, "fi", "sv", "nb")
-"""The languages bgpi speaks: English is the source, the others have catalogues."""
+
+
+class Language(StrEnum):
+    """The languages bgpi speaks, by their locale code: English is the source, the others
+    have catalogues. The one list of them: the config, the command line, the catalogues'
+    script and the tests read it here."""
+
+    ENGLISH = "en"
+    FINNISH = "fi"
+    SWEDISH = "sv"
+    NORWEGIAN = "nb"  # Bokmål
+
+
+TRANSLATED: Final = tuple(language for language in Language if language is not Language.ENGLISH)
+"""The languages with a catalogue in ``bgpi/locale``."""
 AUTO: Final = "auto"
-CHOICES: Final = (AUTO, *LANGUAGES)
+CHOICES: Final = (AUTO, *Language)
 """What the config's ``[display] language`` and ``--language`` accept."""
 
 # The environment variables gettext reads, in its order: the first one set decides.
 _LOCALE_VARIABLES: Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-# Locale names that mean a language bgpi speaks under another code: "no" is the older code
-# for Norwegian, and a Nynorsk reader reads Bokmal more easily than English.
-_ALIASES: Final = {"no": "nb", "nn": "nb", "c": ENGLISH, "posix": ENGLISH}
+# Locale codes -> the language bgpi speaks for them: each its own, and a few under another
+# code: "no" is the older code for Norwegian, and a Nynorsk reader reads Bokmal more easily
+# than English.
+_SPOKEN: Final = {
+    **{language.value: language for language in Language},
+    "no": Language.NORWEGIAN,
+    "nn": Language.NORWEGIAN,
+    "c": Language.ENGLISH,
+    "posix": Language.ENGLISH,
+}
 
 
 @dataclass(slots=True)
 class _Current:
     """The catalogue in use: one for the whole process, chosen at start."""
 
-    language: str = ENGLISH
+    language: Language = Language.ENGLISH
     translations: NullTranslations = NullTranslations()  # noqa: RUF009 (never mutated)
 
 
@@ -64,12 +84,12 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _current.translations.ngettext(singular, plural, count)
 
 
-def language() -> str:
-    """The language in use (``en``, ``fi``, ``sv`` or ``nb``)."""
+def language() -> Language:
+    """The language in use."""
     return _current.language
 
 
-def from_locale(environ: Mapping[str, str] | None = None) -> str:
+def from_locale(environ: Mapping[str, str] | None = None) -> Language:
     """The language the locale asks for, as gettext reads it: the first of ``LANGUAGE`` (a
     colon-separated list of preferences), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is
     set; its first entry bgpi speaks (``fi_FI.UTF-8`` is ``fi``), else English."""
@@ -77,21 +97,20 @@ def from_locale(environ: Mapping[str, str] | None = None) -> str:
     value = next((environ[name] for name in _LOCALE_VARIABLES if environ.get(name)), "")
     for entry in value.split(":"):
         code = entry.split(".")[0].split("@")[0].split("_")[0].lower()
-        code = _ALIASES.get(code, code)
-        if code in LANGUAGES:
-            return code
-    return ENGLISH
+        if code in _SPOKEN:
+            return _SPOKEN[code]
+    return Language.ENGLISH
 
 
-def use(choice: str, environ: Mapping[str, str] | None = None) -> str:
+def use(choice: str, environ: Mapping[str, str] | None = None) -> Language:
     """Speak ``choice`` from now on (one of :data:`CHOICES`; ``auto``: :func:`from_locale`)
     and return the language chosen. A :class:`ValueError` names the choices otherwise; a
     catalogue missing from the installation is a :class:`FileNotFoundError`."""
     if choice not in CHOICES:
         raise ValueError(f"language {choice!r} is not one of {', '.join(CHOICES)}")
-    chosen = from_locale(environ) if choice == AUTO else choice
+    chosen = from_locale(environ) if choice == AUTO else Language(choice)
     translations = NullTranslations()
-    if chosen != ENGLISH:
+    if chosen is not Language.ENGLISH:
         with open(LOCALE_DIR / chosen / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as file:
             translations = GNUTranslations(file)
     _current.language, _current.translations = chosen, translations

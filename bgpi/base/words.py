@@ -21,6 +21,11 @@ class Player(IntEnum):
     WHITE = 0
     BLACK = 1
 
+    def __repr__(self) -> str:
+        # As the number the journal holds: a record's repr, in a message or a log, reads as
+        # it always has (``Rolled(player=0, dice=(3, 1))``).
+        return str(self.value)
+
     @property
     def other(self) -> Player:
         """The other player: the one way bgpi flips a player."""
@@ -51,19 +56,20 @@ ZONES: Final = tuple(range(1, TRAY_BLACK + 1))
 ZONE_INDEX_SIZE: Final = TRAY_BLACK + 1
 
 
-def check_colour(colour: int) -> Player:
-    """``colour`` as a :class:`Player`, else :class:`ValueError`."""
-    if colour not in PLAYERS:
-        raise ValueError(f"colour {colour!r} is not 0 (white) or 1 (black)")
+def check_colour(colour: object, name: str = "colour") -> Player:
+    """``colour`` (a number from outside: JSON, a message, a test) as a :class:`Player`, else
+    a :class:`ValueError` calling it ``name``."""
+    if isinstance(colour, bool) or not isinstance(colour, int) or colour not in PLAYERS:
+        raise ValueError(f"{name} {colour!r} is not 0 (white) or 1 (black)")
     return Player(colour)
 
 
-def bar_zone(colour: int) -> Zone:
+def bar_zone(colour: Player) -> Zone:
     """The bar zone where a checker of ``colour`` waits to enter."""
     return (BAR_WHITE, BAR_BLACK)[check_colour(colour)]
 
 
-def tray_zone(colour: int) -> Zone:
+def tray_zone(colour: Player) -> Zone:
     """The tray where ``colour`` puts its borne-off checkers."""
     return (TRAY_WHITE, TRAY_BLACK)[check_colour(colour)]
 

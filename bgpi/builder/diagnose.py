@@ -26,7 +26,18 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Final
 
-from bgpi.base.words import BUTTONS, PLAYERS, POINTS, RGB, ZONES, ButtonName, Zone, zone_name
+from bgpi.base.words import (
+    BUTTONS,
+    COLOUR_NAMES,
+    PLAYERS,
+    POINTS,
+    RGB,
+    ZONES,
+    ButtonName,
+    Player,
+    Zone,
+    zone_name,
+)
 from bgpi.hal.api import ButtonEvent, Clock, Event, SensorEvent
 from bgpi.hal.errors import one_line
 from bgpi.lights.ledmap import target_name
@@ -50,7 +61,7 @@ Out = Callable[[str], None]
 Sleep = Callable[[float], None]
 
 
-def button_name(player: int, button: ButtonName) -> str:
+def button_name(player: Player, button: ButtonName) -> str:
     """``"White ROLL"``: as the button is labelled on the board."""
     return f"{PLAYER_NAMES[player]} {button.upper()}"
 
@@ -346,9 +357,9 @@ class Diagnose:
             self.out("  (stopped)")
             self.findings.fail("the button test was stopped before every button was seen")
 
-    def _await_button(self, player: int, button: ButtonName, seconds: float) -> bool:
+    def _await_button(self, player: Player, button: ButtonName, seconds: float) -> bool:
         wanted = button_name(player, button)
-        area = f"button.{('white', 'black')[player]}.{button}"
+        area = f"button.{COLOUR_NAMES[player]}.{button}"
         self._frame = [DARK] * self.ledmap.length
         for pixel in self.ledmap.pixels(area):
             self._frame[pixel] = ASK

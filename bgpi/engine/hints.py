@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bgpi.base.i18n import _
+from bgpi.base.words import Player
 from bgpi.engine.api import CubeAnswer, Engine, EngineError, EngineMissingError
 from bgpi.present.numbering import printed_moves
 from bgpi.rules import Match, Play
@@ -33,7 +34,7 @@ NO_ENGINE: Final = "gnubg"  # who would have advised, when no engine could be op
 class Hint:
     """For ``player``: the play to light (``play``), or the engine's words on the cube."""
 
-    player: int
+    player: Player
     words: str
     play: Play | None = None
 
@@ -57,7 +58,7 @@ def hint(table: Table, engine: Engine) -> Hint | None:
     if table.phase is Phase.DOUBLED:
         decision = engine.cube_decision(table.mover_view_of(turn), match)
         answer = _(WORDS[_ANSWERS[decision.answer]])
-        return Hint(1 - turn, answer.format(engine=engine.name, detail=decision.words))
+        return Hint(turn.other, answer.format(engine=engine.name, detail=decision.words))
     return None
 
 
@@ -94,8 +95,8 @@ def _advise(request: HintRequest, table: Table, engine: Engine, t: float) -> Hin
         decision = engine.cube_decision(table.mover_view_of(player), match)
         advice = Advice.DOUBLE if decision.double else Advice.NO_DOUBLE
         return Hinted(request, advice, name, t, detail=decision.words)
-    # Doubled: the engine judges the double from the doubler's side of the board.
-    decision = engine.cube_decision(table.mover_view_of(1 - player), match)
+    # Doubled: the engine judges the double from the doubler's side of the board, the mover's.
+    decision = engine.cube_decision(table.mover_view, match)
     answer = decision.answer
     if answer is CubeAnswer.BEAVER and not may_beaver(match):
         answer = CubeAnswer.TAKE

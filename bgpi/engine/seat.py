@@ -92,9 +92,8 @@ class EngineSeat:
         if request.ask is Ask.TURN:
             return self._turn(request, table)
         if request.ask is Ask.CUBE:
-            # The engine judges a double from the doubler's side of the board.
-            doubler = 1 - player
-            reply = self.engine.cube_decision(table.mover_view_of(doubler), match).answer
+            # The engine judges a double from the doubler's side of the board: the mover's.
+            reply = self.engine.cube_decision(table.mover_view, match).answer
             if reply is CubeAnswer.BEAVER and not may_beaver(match):
                 reply = CubeAnswer.TAKE
             return _ANSWERS[reply]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bgpi.base.i18n import _
+from bgpi.base.words import PLAYERS, Player
 from bgpi.engine.api import Engine, EngineMissingError
 from bgpi.engine.gnubg import GnubgEngine
 from bgpi.engine.hints import Advisor
@@ -78,11 +79,11 @@ def open_engine(
 
 def open_engines(
     seats: tuple[str, str], *, say: Callable[[str], None], timeout: float = 60.0
-) -> dict[int, Engine]:
+) -> dict[Player, Engine]:
     """The engines for the config's seats (``person``, ``gnubg:LEVEL``...), by player; a
     person's seat has none, nor has a gnubg seat without gnubg (said, a person plays)."""
-    engines: dict[int, Engine] = {}
-    for player, text in enumerate(seats):
+    engines: dict[Player, Engine] = {}
+    for player, text in zip(PLAYERS, seats, strict=True):
         engine = open_engine(Seat.parse(text), say=say, timeout=timeout)
         if engine is not None:
             engines[player] = engine

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
+from bgpi.base.words import Player
 from bgpi.engine.api import EngineError
 from bgpi.engine.hints import Advisor
 from bgpi.engine.seat import EngineSeat
@@ -39,7 +40,7 @@ class EngineWorker:
 
     def __init__(
         self,
-        seats: Mapping[int, EngineSeat],
+        seats: Mapping[Player, EngineSeat],
         post: Callable[[Answer], None],
         *,
         advisor: Advisor | None = None,

@@ -15,7 +15,7 @@ from typing import Protocol, Self
 
 # SensorFrame lives at the bottom of the house (the core counts frames); re-exported here.
 from bgpi.base.frame import SensorFrame
-from bgpi.base.words import BUTTONS, PLAYERS, RGB, ButtonName
+from bgpi.base.words import BUTTONS, RGB, ButtonName, Player, check_colour
 from bgpi.hal.errors import PixelFrameError
 
 Clock = Callable[[], float]
@@ -32,14 +32,13 @@ class SensorEvent:
 class ButtonEvent:
     """A player's button went down (``pressed``) or up. Long presses are the table's business."""
 
-    player: int
+    player: Player
     button: ButtonName
     pressed: bool
     timestamp: float
 
     def __post_init__(self) -> None:
-        if self.player not in PLAYERS:
-            raise ValueError(f"player {self.player!r} is not 0 (white) or 1 (black)")
+        object.__setattr__(self, "player", check_colour(self.player, "player"))
         if self.button not in BUTTONS:
             raise ValueError(f"button {self.button!r} is not one of {BUTTONS}")
 

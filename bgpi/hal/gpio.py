@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final, TypeVar
 
-from bgpi.base.words import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName
+from bgpi.base.words import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName, Player
 from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorFrame
 from bgpi.hal.device import LinkDownError, ScannedSensors
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
@@ -301,7 +301,7 @@ class GpioButtons(Closing):
         self._closed = True
         self._release()
 
-    def _button(self, gz: ModuleType, player: int, name: ButtonName, emit: Emit) -> Any:
+    def _button(self, gz: ModuleType, player: Player, name: ButtonName, emit: Emit) -> Any:
         gpio = self.pins.button(player, name)
         button = open_device(
             f"the {COLOUR_NAMES[player]} {name} button on GPIO{gpio}",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Final
 
 from bgpi.base.i18n import _
-from bgpi.base.words import BLACK, WHITE, ButtonName
+from bgpi.base.words import BLACK, WHITE, ButtonName, Player
 
 # The hardware SPI0 pins; a chain wired elsewhere works through gpiozero's (slow) software SPI.
 SPI0_SCLK: Final = 11
@@ -94,9 +94,9 @@ class PinMap:
                 raise ValueError(f"GPIO{gpio} is given to both {seen[gpio]} and {f.name}")
             seen[gpio] = f.name
 
-    def button(self, player: int, button: ButtonName) -> int:
+    def button(self, player: Player, button: ButtonName) -> int:
         """The GPIO of ``player``'s ``button``."""
-        gpios: dict[tuple[int, str], int] = {
+        gpios: dict[tuple[Player, ButtonName], int] = {
             (WHITE, "roll"): self.white_roll,
             (WHITE, "cube"): self.white_cube,
             (BLACK, "roll"): self.black_roll,

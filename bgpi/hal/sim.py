@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from bgpi.base.geometry import Entry, Geometry
 from bgpi.base.words import (
     COLOUR_NAMES,
-    PLAYERS,
     POINTS,
     RGB,
     ZONE_INDEX_SIZE,
     ZONES,
     ButtonName,
+    Player,
     Zone,
+    check_colour,
     zone_name,
 )
 from bgpi.hal.api import (
@@ -44,7 +45,7 @@ from bgpi.hal.api import (
 )
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, HalError
 
-Layout = Mapping[Zone, tuple[int, int]]
+Layout = Mapping[Zone, tuple[Player, int]]
 
 
 def scrambled_geometry(
@@ -130,21 +131,21 @@ class _Zone:
     """The checkers of one zone: one per slot (on its switch), the ones stacked above the
     last slot (seen by no switch), and knocked ones lying askew (seen by no switch)."""
 
-    slots: list[int | None]
-    stack: list[int] = field(default_factory=list)
-    askew: list[int] = field(default_factory=list)
+    slots: list[Player | None]
+    stack: list[Player] = field(default_factory=list)
+    askew: list[Player] = field(default_factory=list)
 
-    def checkers(self) -> list[int]:
+    def checkers(self) -> list[Player]:
         return [c for c in self.slots if c is not None] + self.stack + self.askew
 
-    def put(self, colour: int) -> None:
+    def put(self, colour: Player) -> None:
         for slot, held in enumerate(self.slots):
             if held is None:
                 self.slots[slot] = colour
                 return
         self.stack.append(colour)
 
-    def take(self, colour: int | None) -> int | None:
+    def take(self, colour: Player | None) -> Player | None:
         """Take the outermost checker (of ``colour``): the stack's top, then the highest slot,
         then a knocked one."""
         for index in range(len(self.stack) - 1, -1, -1):
@@ -286,19 +287,19 @@ class SimBoard(Closing):
 
     # -- hands ----------------------------------------------------------------------------
 
-    def place(self, zone: Zone, colour: int) -> None:
+    def place(self, zone: Zone, colour: Player) -> None:
         """Put a checker on ``zone``: on the lowest free slot, or stacked above the last."""
         with self._lock:
             self._begin()
-            self._zone(zone).put(_colour(colour))
+            self._zone(zone).put(check_colour(colour))
             self._follow((zone,), self.clock())
 
-    def lift(self, zone: Zone, colour: int | None = None) -> int:
+    def lift(self, zone: Zone, colour: Player | None = None) -> Player:
         """Take the outermost checker (of ``colour``, if given) off ``zone``; its colour.
         From a point of seven the seventh is lifted, and the switches do not change."""
         with self._lock:
             self._begin()
-            taken = self._zone(zone).take(None if colour is None else _colour(colour))
+            taken = self._zone(zone).take(None if colour is None else check_colour(colour))
             if taken is None:
                 what = "checker" if colour is None else f"{COLOUR_NAMES[colour]} checker"
                 raise HalError(f"no {what} on {zone_name(zone)} to lift")
@@ -310,9 +311,9 @@ class SimBoard(Closing):
         src: Zone,
         dst: Zone,
         *,
-        colour: int | None = None,
+        colour: Player | None = None,
         over: Sequence[Zone] | None = None,
-    ) -> int:
+    ) -> Player:
         """Slide a checker from ``src`` to ``dst`` across the board. On its way it passes over
         each zone of ``over`` (by default the points between two points), briefly closing the
         lowest free switch there. Returns the colour slid; call :meth:`advance` to see it
@@ -334,7 +335,7 @@ class SimBoard(Closing):
             self.pump()
             return moved
 
-    def put_on(self, zone: Zone, slot: int, colour: int) -> None:
+    def put_on(self, zone: Zone, slot: int, colour: Player) -> None:
         """Set a checker on ``slot`` of ``zone`` itself, the lower slots left as they are (as
         the calibration asks the builder to)."""
         with self._lock:
@@ -342,7 +343,7 @@ class SimBoard(Closing):
             pile = self._zone(zone)
             if not 0 <= slot < len(pile.slots) or pile.slots[slot] is not None:
                 raise HalError(f"{zone_name(zone)} slot {slot} is not a free slot")
-            pile.slots[slot] = _colour(colour)
+            pile.slots[slot] = check_colour(colour)
             self._follow((zone,), self.clock())
 
     def knock(self, zone: Zone, slot: int | None = None, *, by: int | None = 1) -> None:
@@ -385,7 +386,7 @@ class SimBoard(Closing):
             self._begin()
             for zone, (colour, count) in layout.items():
                 self._zone(zone)
-                _colour(colour)
+                check_colour(colour)
                 if count < 0:
                     raise ValueError(f"{zone_name(zone)} cannot hold {count} checkers")
             for pile in self._zones.values():
@@ -394,7 +395,7 @@ class SimBoard(Closing):
                 pile.askew.clear()
             for zone, (colour, count) in layout.items():
                 for _ in range(count):
-                    self._zones[zone].put(colour)
+                    self._zones[zone].put(check_colour(colour))
             self._follow(ZONES, self.clock())
 
     def clear(self) -> None:
@@ -403,7 +404,7 @@ class SimBoard(Closing):
 
     # -- inspection -----------------------------------------------------------------------
 
-    def checkers(self, zone: Zone) -> tuple[int, ...]:
+    def checkers(self, zone: Zone) -> tuple[Player, ...]:
         """The colours of the checkers on ``zone``: on switches from the base, then stacked,
         then askew."""
         with self._lock:
@@ -496,12 +497,6 @@ class SimBoard(Closing):
             self._emit(SensorEvent(SensorFrame(bits, self.nbits, at)))
 
 
-def _colour(colour: int) -> int:
-    if colour not in PLAYERS:
-        raise ValueError(f"colour {colour!r} is not 0 (white) or 1 (black)")
-    return colour
-
-
 def _between(src: Zone, dst: Zone) -> tuple[Zone, ...]:
     if not (1 <= src <= POINTS and 1 <= dst <= POINTS):
         return ()
@@ -515,11 +510,11 @@ class SimButtons(Closing):
     def __init__(self, *, clock: Clock | None = None) -> None:
         self.clock: Clock = clock if clock is not None else ManualClock()
         self._emit: Emit | None = None
-        self._down: set[tuple[int, ButtonName]] = set()
+        self._down: set[tuple[Player, ButtonName]] = set()
         self._closed = False
 
     @property
-    def down(self) -> frozenset[tuple[int, ButtonName]]:
+    def down(self) -> frozenset[tuple[Player, ButtonName]]:
         """The (player, button) pairs held down now."""
         return frozenset(self._down)
 
@@ -528,15 +523,15 @@ class SimButtons(Closing):
             raise BackendClosedError("the simulated buttons are closed")
         self._emit = emit
 
-    def press(self, player: int, button: ButtonName) -> None:
+    def press(self, player: Player, button: ButtonName) -> None:
         """Push ``player``'s ``button`` down."""
         self._change(player, button, pressed=True)
 
-    def release(self, player: int, button: ButtonName) -> None:
+    def release(self, player: Player, button: ButtonName) -> None:
         """Let ``player``'s ``button`` up."""
         self._change(player, button, pressed=False)
 
-    def click(self, player: int, button: ButtonName) -> None:
+    def click(self, player: Player, button: ButtonName) -> None:
         """Press and release at once."""
         self.press(player, button)
         self.release(player, button)
@@ -545,7 +540,7 @@ class SimButtons(Closing):
         self._closed = True
         self._emit = None
 
-    def _change(self, player: int, button: ButtonName, *, pressed: bool) -> None:
+    def _change(self, player: Player, button: ButtonName, *, pressed: bool) -> None:
         if self._closed:
             raise BackendClosedError("the simulated buttons are closed")
         event = ButtonEvent(player, button, pressed, self.clock())

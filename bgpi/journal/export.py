@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Final
 
 from bgpi.base.errors import BgpiError
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import (
     CubeAction,
     GameEnded,
@@ -135,13 +136,13 @@ class _Game:
     score: tuple[int, int]
     cells: list[str] = field(default_factory=list)
     opening_played: bool = False  # later plays fill in the cell their roll opened
-    wins: tuple[int, str] | None = None
+    wins: tuple[Player, str] | None = None
     cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
 
-    def add(self, player: int, text: str) -> None:
+    def add(self, player: Player, text: str) -> None:
         if self.cut is not None:
             return
-        if not self.cells and player == 1:
+        if not self.cells and player == BLACK:
             self.cells.append("")  # Black opens: White has nothing on line 1
         if len(self.cells) % 2 != player:
             raise MatExportError(f"player {player} acts out of turn")
@@ -153,7 +154,7 @@ class _Game:
         )
         lines = [f" Game {self.number}", f" {white:<{_NAME_WIDTH}}{black}"]
         cells = list(self.cells)
-        wins_here = self.wins is not None and len(cells) % 2 == 1 and self.wins[0] == 1
+        wins_here = self.wins is not None and len(cells) % 2 == 1 and self.wins[0] == BLACK
         if wins_here and self.wins is not None:
             cells.append(self.wins[1])
         for line, index in enumerate(range(0, len(cells), 2), start=1):
@@ -161,7 +162,7 @@ class _Game:
             lines.append(f"{line:3d}) {pair[0]:<{_LEFT}} {pair[1]}".rstrip())
         if self.wins is not None and not wins_here:
             winner, text = self.wins
-            left, right = (text, "") if winner == 0 else ("", text)
+            left, right = (text, "") if winner == WHITE else ("", text)
             lines.append(f"{_NUMBER}{left:<{_LEFT}} {right}".rstrip())
         return [*lines, ""]
 
@@ -268,7 +269,7 @@ class _Writer:
             self.match = self.match.start_game()
         self.games.append(_Game(len(self.games) + 1, self.match.score))
 
-    def _check_turn(self, player: int) -> None:
+    def _check_turn(self, player: Player) -> None:
         if player != self.match.turn:
             raise MatExportError(f"player {player} acts but player {self.match.turn} is on roll")
 

@@ -13,6 +13,7 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from bgpi.base.words import Player, check_colour
 from bgpi.rules import MatchRules, Move
 from bgpi.rules.result import GameResult
 
@@ -99,8 +100,11 @@ class OpeningDie:
     pair then follows as :class:`OpeningRolled`. Exports skip it."""
 
     kind: ClassVar[Kind] = Kind.DIE
-    player: int
+    player: Player
     die: int
+
+    def __post_init__(self) -> None:
+        _read_player(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +121,11 @@ class Rolled:
     """The player on turn rolled."""
 
     kind: ClassVar[Kind] = Kind.ROLL
-    player: int
+    player: Player
     dice: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        _read_player(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +133,14 @@ class Played:
     """The player on turn ended the turn with this play (its moves, mover's numbering)."""
 
     kind: ClassVar[Kind] = Kind.PLAY
-    player: int
+    player: Player
     moves: tuple[tuple[int, int, int, bool], ...]
 
+    def __post_init__(self) -> None:
+        _read_player(self)
+
     @classmethod
-    def of(cls, player: int, moves: tuple[Move, ...]) -> Played:
+    def of(cls, player: Player, moves: tuple[Move, ...]) -> Played:
         return cls(player, tuple((m.src, m.dst, m.die, m.hit) for m in moves))
 
     def move_values(self) -> tuple[Move, ...]:
@@ -142,10 +152,11 @@ class CubeAction:
     """``action`` by ``player`` (a string naming one is read as the :class:`Cube`)."""
 
     kind: ClassVar[Kind] = Kind.CUBE
-    player: int
+    player: Player
     action: Cube
 
     def __post_init__(self) -> None:
+        _read_player(self)
         try:
             action = Cube(self.action)
         except ValueError:
@@ -159,8 +170,11 @@ class ResignOffered:
     backgammon), times the cube; the other accepts or declines."""
 
     kind: ClassVar[Kind] = Kind.RESIGN
-    player: int
+    player: Player
     result: int
+
+    def __post_init__(self) -> None:
+        _read_player(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +183,11 @@ class ResignAnswered:
     (the game goes on where it was)."""
 
     kind: ClassVar[Kind] = Kind.ANSWER
-    player: int
+    player: Player
     accepted: bool
+
+    def __post_init__(self) -> None:
+        _read_player(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +197,11 @@ class IllegalAccepted:
     it (in the mover's view)."""
 
     kind: ClassVar[Kind] = Kind.ILLEGAL
-    player: int
+    player: Player
     position: str
+
+    def __post_init__(self) -> None:
+        _read_player(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,15 +211,24 @@ class GameEnded:
     (``result`` what was offered)."""
 
     kind: ClassVar[Kind] = Kind.END
-    winner: int
+    winner: Player
     result: int
     points: int
     dropped: bool = False
     resigned: bool = False
 
+    def __post_init__(self) -> None:
+        _read_player(self, "winner")
+
     @property
     def game_result(self) -> GameResult:
         return GameResult(self.result)
+
+
+def _read_player(record: object, name: str = "player") -> None:
+    """A record's player (or winner) as a :class:`Player`: the journal's JSON holds its
+    number."""
+    object.__setattr__(record, name, check_colour(getattr(record, name), name))
 
 
 Record = (

@@ -33,22 +33,22 @@ from bgpi.lights.render import (
     tick_at,
     tick_start,
 )
-from bgpi.lights.scene import ALERTS, BUTTON_MEANINGS, Scene
+from bgpi.lights.scene import Alert, Meaning, Scene
 from bgpi.lights.style import DEFAULT_PALETTE, Style
 
 __all__ = [
-    "ALERTS",
     "AREAS",
-    "BUTTON_MEANINGS",
     "DEFAULT_PALETTE",
     "PATTERNS",
     "PHASES",
+    "Alert",
     "Frame",
     "Gauge",
     "LedMap",
     "LedMapError",
     "LightsError",
     "Mark",
+    "Meaning",
     "Pattern",
     "PowerBudgetError",
     "Scene",

@@ -52,7 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from bgpi.base.words import COLOUR_NAMES
+from bgpi.base.words import COLOUR_NAMES, PLAYERS
 from bgpi.lights.marks import ALL, Gauge, Mark, Span, Target
 from bgpi.lights.patterns import (
     CHASE,
@@ -71,27 +71,7 @@ from bgpi.lights.patterns import (
     WINK,
     Pattern,
 )
-from bgpi.lights.scene import (
-    ACCEPT,
-    ACKNOWLEDGE,
-    BEAVER,
-    CONFIRM,
-    DECLINE,
-    DOUBLE,
-    DROP,
-    END_TURN,
-    FAULT,
-    GAME_OVER,
-    MATCH_OVER,
-    NEW_GAME,
-    NEXT,
-    NO_MOVE,
-    RESIGN,
-    ROLL,
-    TAKE,
-    WRONG,
-    Scene,
-)
+from bgpi.lights.scene import Alert, Meaning, Scene
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,30 +97,30 @@ LAST_PLAY: Final = ZoneLook("last play", STEADY, Span(step=2), dim=True)
 ZONE_LOOKS: Final = (MISTAKE, EXTRA, MISSING, LIFTED, DESTINATION, CANDIDATE, CORRECT, LAST_PLAY)
 """The zone looks, most urgent first."""
 
-BUTTON_PATTERNS: Final[dict[str, Pattern]] = {
-    ROLL: STEADY,
-    DOUBLE: DOUBLE_FLASH,
-    TAKE: WINK,
-    DROP: FAST,
-    BEAVER: TRIPLE_FLASH,
-    END_TURN: SLOW,
-    CONFIRM: MEDIUM,
-    NEXT: FLASH,
-    ACKNOWLEDGE: DAH_DIT,
-    NEW_GAME: DIT_DAH,
-    RESIGN: DAH_DAH,
-    ACCEPT: LONG_DIT,
-    DECLINE: DIT_GAP_DIT,
+BUTTON_PATTERNS: Final[dict[Meaning, Pattern]] = {
+    Meaning.ROLL: STEADY,
+    Meaning.DOUBLE: DOUBLE_FLASH,
+    Meaning.TAKE: WINK,
+    Meaning.DROP: FAST,
+    Meaning.BEAVER: TRIPLE_FLASH,
+    Meaning.END_TURN: SLOW,
+    Meaning.CONFIRM: MEDIUM,
+    Meaning.NEXT: FLASH,
+    Meaning.ACKNOWLEDGE: DAH_DIT,
+    Meaning.NEW_GAME: DIT_DAH,
+    Meaning.RESIGN: DAH_DAH,
+    Meaning.ACCEPT: LONG_DIT,
+    Meaning.DECLINE: DIT_GAP_DIT,
 }
 """Each button meaning's blink; its colour is the palette entry of the same name."""
 
 # alert -> (pattern, whose turn areas: "both", "turn" (the player on turn) or "winner").
-ALERT_LOOKS: Final[dict[str, tuple[Pattern, str]]] = {
-    WRONG: (FAST, "both"),
-    NO_MOVE: (DOUBLE_FLASH, "turn"),
-    GAME_OVER: (SLOW, "winner"),
-    MATCH_OVER: (CHASE, "winner"),
-    FAULT: (TRIPLE_FLASH, "both"),
+ALERT_LOOKS: Final[dict[Alert, tuple[Pattern, str]]] = {
+    Alert.WRONG: (FAST, "both"),
+    Alert.NO_MOVE: (DOUBLE_FLASH, "turn"),
+    Alert.GAME_OVER: (SLOW, "winner"),
+    Alert.MATCH_OVER: (CHASE, "winner"),
+    Alert.FAULT: (TRIPLE_FLASH, "both"),
 }
 
 CUBE_PLACES: Final = ("cube.white", "cube.black")
@@ -253,7 +233,7 @@ def _turn_marks(scene: Scene) -> tuple[Mark, ...]:
     if scene.alert is not None:
         pattern, whose = ALERT_LOOKS[scene.alert]
         player = {"turn": scene.turn, "winner": scene.winner}.get(whose)
-        players = range(len(COLOUR_NAMES)) if player is None else (player,)
+        players = PLAYERS if player is None else (player,)
         marks.extend(Mark(f"turn.{COLOUR_NAMES[p]}", ALL, scene.alert, pattern) for p in players)
     if scene.turn is not None:
         name = COLOUR_NAMES[scene.turn]

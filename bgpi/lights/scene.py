@@ -5,7 +5,8 @@ pixel colours. A scene says nothing about pixels, colours or time, so the table 
 know how the board is wired or what blinks.
 
 Zones are the board's printed numbering (:mod:`bgpi.base.geometry`): points 1-24, 25 the white
-bar, 26 the black bar, 27 the white tray, 28 the black tray. Players are 0 (White), 1 (Black).
+bar, 26 the black bar, 27 the white tray, 28 the black tray. Players are
+:class:`~bgpi.base.words.Player` values.
 """
 
 from __future__ import annotations
@@ -13,9 +14,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
 
-from bgpi.base.words import BUTTONS, COLOUR_NAMES, PLAYERS, TRAY_BLACK, ZONES, zone_name
+from bgpi.base.words import (
+    BUTTONS,
+    COLOUR_NAMES,
+    PLAYERS,
+    TRAY_BLACK,
+    ZONES,
+    ButtonName,
+    Player,
+    zone_name,
+)
 from bgpi.lights.errors import SceneError
 
 
@@ -37,29 +46,18 @@ class Meaning(StrEnum):
     DECLINE = "decline"
 
 
-ROLL: Final = Meaning.ROLL
-DOUBLE: Final = Meaning.DOUBLE
-TAKE: Final = Meaning.TAKE
-DROP: Final = Meaning.DROP
-BEAVER: Final = Meaning.BEAVER
-END_TURN: Final = Meaning.END_TURN
-CONFIRM: Final = Meaning.CONFIRM
-NEXT: Final = Meaning.NEXT
-ACKNOWLEDGE: Final = Meaning.ACKNOWLEDGE
-NEW_GAME: Final = Meaning.NEW_GAME
-RESIGN: Final = Meaning.RESIGN
-ACCEPT: Final = Meaning.ACCEPT
-DECLINE: Final = Meaning.DECLINE
-BUTTON_MEANINGS: Final = tuple(Meaning)
+class Alert(StrEnum):
+    """What the turn lights warn of, over whose turn it is; each has its own colour (the
+    palette entry of the same name) and blink."""
 
-WRONG: Final = "wrong"
-NO_MOVE: Final = "no move"
-GAME_OVER: Final = "game over"
-MATCH_OVER: Final = "match over"
-FAULT: Final = "fault"
-ALERTS: Final = (WRONG, NO_MOVE, GAME_OVER, MATCH_OVER, FAULT)
+    WRONG = "wrong"
+    NO_MOVE = "no move"
+    GAME_OVER = "game over"
+    MATCH_OVER = "match over"
+    FAULT = "fault"
 
-Prompt = tuple[int, str, str]
+
+Prompt = tuple[Player, ButtonName, Meaning]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,19 +78,19 @@ class Scene:
     last_play: frozenset[int] = frozenset()  # zones the opponent's last play touched
     candidate: frozenset[int] = frozenset()  # zones of a play offered for confirmation
     mistake: frozenset[int] = frozenset()  # zones of a mistake just explained, flashed briefly
-    turn: int | None = None  # player on turn, None before the opening roll
+    turn: Player | None = None  # player on turn, None before the opening roll
     dice: tuple[int, ...] = ()  # the two dice rolled
     dice_left: tuple[int, ...] = ()  # the dice still to play this turn
     opening_dice: tuple[int | None, int | None] = (None, None)  # each player's opening die
     cube_value: int = 1
-    cube_owner: int | None = None  # None = centred
+    cube_owner: Player | None = None  # None = centred
     cube_available: bool = True  # False in the Crawford game
     cube_offered: bool = False  # a double is being offered
     score: tuple[int, int] = (0, 0)
     length: int = 0  # 0 = money game
     prompts: tuple[Prompt, ...] = ()  # (player, button "roll"|"cube", meaning)
-    alert: str | None = None  # one of ALERTS
-    winner: int | None = None  # winner of the game / match when the alert says so
+    alert: Alert | None = None
+    winner: Player | None = None  # winner of the game / match when the alert says so
     resign: int = 0  # the level (1-3) the player on turn is choosing or offers to resign
     resign_offered: bool = False  # offered, not still being chosen
 
@@ -109,15 +107,19 @@ class Scene:
             raise SceneError(
                 f"resign {self.resign!r} is not 0 or a level 1-3 of the player on turn"
             )
-        if self.alert is not None and self.alert not in ALERTS:
-            raise SceneError(f"alert {self.alert!r} is not one of {ALERTS}")
+        if self.alert is not None and not isinstance(self.alert, Alert):
+            raise SceneError(f"alert {self.alert!r} is not an Alert ({_members(Alert)})")
 
-    def prompt(self, player: int, button: str) -> str | None:
+    def prompt(self, player: Player, button: ButtonName) -> Meaning | None:
         """The meaning of ``player``'s ``button`` now, or ``None`` when it does nothing."""
         for who, which, meaning in self.prompts:
             if (who, which) == (player, button):
                 return meaning
         return None
+
+
+def _members(kind: type[Alert | Meaning]) -> str:
+    return ", ".join(f"{kind.__name__}.{member.name}" for member in kind)
 
 
 def _check_zone(field: str, zone: object) -> None:
@@ -202,7 +204,7 @@ def _check_score(scene: Scene) -> None:
 
 
 def _check_prompts(prompts: tuple[Prompt, ...]) -> None:
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[Player, ButtonName]] = set()
     for entry in prompts:
         if not isinstance(entry, tuple) or len(entry) != 3:
             raise SceneError(f"prompt {entry!r} is not (player, button, meaning)")
@@ -212,9 +214,9 @@ def _check_prompts(prompts: tuple[Prompt, ...]) -> None:
             raise SceneError(f"prompt {entry!r} names no player")
         if button not in BUTTONS:
             raise SceneError(f"prompt {entry!r} names button {button!r}, not one of {BUTTONS}")
-        if meaning not in BUTTON_MEANINGS:
+        if not isinstance(meaning, Meaning):
             raise SceneError(
-                f"prompt {entry!r} means {meaning!r}, not one of {', '.join(BUTTON_MEANINGS)}"
+                f"prompt {entry!r} means {meaning!r}, not a Meaning ({_members(Meaning)})"
             )
         if (player, button) in seen:
             raise SceneError(f"{COLOUR_NAMES[player]}'s {button} button is prompted twice")

@@ -135,7 +135,7 @@ def cues_of(records: Sequence[Record], seats: tuple[Seat, Seat]) -> tuple[Cue, .
             heard.append(Cue.DICE)
         elif isinstance(record, Played | IllegalAccepted):
             ended = any(isinstance(later, GameEnded) for later in records[index + 1 :])
-            if not ended and seats[1 - record.player] is Seat.PERSON:
+            if not ended and seats[record.player.other] is Seat.PERSON:
                 heard.append(Cue.TURN)
     # The dice of the two opening presses may come in one step: one rattle is enough.
     return tuple(cue for i, cue in enumerate(heard) if i == 0 or cue != heard[i - 1])

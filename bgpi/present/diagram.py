@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bgpi.base.i18n import _
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.rules import BAR, OFF, Match, Position
 
 HEIGHT: Final = 5  # rows of checkers a half shows; a taller stack writes its count on top
@@ -25,9 +25,9 @@ def marks() -> tuple[str, str]:
     return (_("W"), _("B"))  # translators: one letter for a white checker, one for black
 
 
-def stacks(position: Position) -> dict[int, tuple[int, int]]:
+def stacks(position: Position) -> dict[int, tuple[Player, int]]:
     """Printed point -> (colour, checkers) of ``position``, White on roll in it."""
-    found: dict[int, tuple[int, int]] = {}
+    found: dict[int, tuple[Player, int]] = {}
     for point in range(1, 25):
         white, black = position.player[point], position.opponent[25 - point]
         if white or black:
@@ -35,7 +35,7 @@ def stacks(position: Position) -> dict[int, tuple[int, int]]:
     return found
 
 
-def _half(points: Sequence[Sequence[int]], on: dict[int, tuple[int, int]]) -> list[str]:
+def _half(points: Sequence[Sequence[int]], on: dict[int, tuple[Player, int]]) -> list[str]:
     """Rows of one half, from its edge inwards."""
     rows = []
     for level in range(HEIGHT):
@@ -127,7 +127,7 @@ def _turn(match: Match, names: tuple[str, str]) -> str:
         return _("the game is over: {name} won it").format(name=names[match.game_winner])
     if match.double_offered:
         return _("turn: {name} doubled, {other} to answer").format(
-            name=name, other=names[1 - match.turn]
+            name=name, other=names[match.turn.other]
         )
     if match.dice is not None:
         return _("turn: {name}, who rolled {high}-{low}").format(

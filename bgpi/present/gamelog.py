@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from bgpi.base.i18n import N_, _, ngettext
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import (
     CubeAction,
     GameEnded,
@@ -44,7 +45,7 @@ class Entry:
     ``kind`` is what the line says: match, game, opening, roll, play, cube, resign or end."""
 
     text: str
-    player: int | None = None
+    player: Player | None = None
     kind: str = ""
 
     def to_json(self) -> dict[str, object]:
@@ -137,7 +138,7 @@ class GameLog:
                 line = _("{name} declines the resignation")
             self._say(line.format(name=name), record.player, "resign")
 
-    def _say(self, text: str, player: int | None, kind: str) -> None:
+    def _say(self, text: str, player: Player | None, kind: str) -> None:
         self.lines.append(Entry(text, player, kind))
 
     def _opening(self, record: OpeningRolled) -> None:
@@ -146,12 +147,12 @@ class GameLog:
             tie = _("opening roll {dice}: a tie, roll again").format(dice=_dice(dice))
             self._say(tie, None, "opening")
             return
-        first = 0 if record.white > record.black else 1
+        first = WHITE if record.white > record.black else BLACK
         starts = _("opening roll: {name} starts").format(name=self.names[first])
         self._say(starts, first, "opening")
         self._roll(first, dice)
 
-    def _roll(self, player: int, dice: tuple[int, int]) -> None:
+    def _roll(self, player: Player, dice: tuple[int, int]) -> None:
         self.rolled = len(self.lines)
         self._say(f"{self.names[player]} {_dice(dice)}:", player, "roll")
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from bgpi.base.words import BAR_BLACK, BAR_WHITE, WHITE
-from bgpi.lights.scene import Scene
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE
+from bgpi.lights.scene import Alert, Prompt, Scene
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.mistakes import MistakeKind
@@ -52,10 +52,10 @@ def scene_of(table: Table) -> Scene:
     )
     scene = SCENES[table.phase](table, common)
     # A backend down outranks everything else the board could say.
-    return replace(scene, alert="fault") if table.faults else scene
+    return replace(scene, alert=Alert.FAULT) if table.faults else scene
 
 
-def prompts_of(table: Table) -> tuple[tuple[int, str, str], ...]:
+def prompts_of(table: Table) -> tuple[Prompt, ...]:
     """What each button does now, from the table of rows: the short press of each button
     (a held meaning shows at the button only once it is the sole one)."""
     return tuple(
@@ -74,7 +74,7 @@ def _guidance(table: Table, scene: Scene) -> Scene:
 
 
 def _wrong(scene: Scene, diff: BoardDiff) -> Scene:
-    return replace(scene, extra=diff.extra, missing=diff.missing, alert="wrong")
+    return replace(scene, extra=diff.extra, missing=diff.missing, alert=Alert.WRONG)
 
 
 def _setup(table: Table, scene: Scene) -> Scene:
@@ -84,7 +84,7 @@ def _setup(table: Table, scene: Scene) -> Scene:
     wrong = {zone for zone, _ in diff.extra} | {zone for zone, _ in diff.missing}
     expected = {
         zone_of(colour, index)
-        for colour, side in ((0, table.position.player), (1, table.position.opponent))
+        for colour, side in ((WHITE, table.position.player), (BLACK, table.position.opponent))
         for index, count in enumerate(side)
         if count and index != OFF
     }
@@ -141,7 +141,7 @@ def _said(scene: Scene, said: Said | None) -> Scene:
         missing=missing,
         lifted=frozenset(),
         destinations=frozenset(),
-        alert="wrong",
+        alert=Alert.WRONG,
     )
 
 
@@ -161,7 +161,7 @@ def _reading(table: Table, at: Moving, scene: Scene) -> Scene:
     node = tracker.node(reading.nodes[0])
     scene = replace(scene, dice_left=node.dice_left, destinations=reading.destinations)
     if reading.complete and not node.moves:
-        return replace(scene, alert="no move")
+        return replace(scene, alert=Alert.NO_MOVE)
     return _hint(table, scene)
 
 
@@ -211,7 +211,7 @@ def _guided(table: Table, scene: Scene) -> Scene:
         destinations=frozenset({dst}),
         extra=tuple(entry for entry in diff.extra if entry[0] != src),
         missing=tuple(entry for entry in diff.missing if entry[0] != dst),
-        alert="wrong" if off else None,
+        alert=Alert.WRONG if off else None,
     )
 
 
@@ -252,9 +252,9 @@ def _ending(table: Table, scene: Scene) -> Scene:
 def _over(table: Table, scene: Scene) -> Scene:
     match = table.match
     if table.phase is Phase.MATCH_OVER:
-        alert, winner = "match over", match.winner
+        alert, winner = Alert.MATCH_OVER, match.winner
     else:
-        alert, winner = "game over", match.game_winner
+        alert, winner = Alert.GAME_OVER, match.game_winner
     return replace(scene, alert=alert, winner=winner, dice=(), dice_left=())
 
 

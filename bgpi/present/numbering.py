@@ -11,26 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bgpi.base.words import BLACK, check_colour
+from bgpi.base.words import BLACK, Player, check_colour
 from bgpi.rules import BAR, OFF, Move, format_moves
 from bgpi.rules.notation import point_name
 
 
-def printed_point(colour: int, point: int) -> int:
+def printed_point(colour: Player, point: int) -> int:
     """The printed number of ``colour``'s own point 1-24."""
     if not 1 <= point < BAR:
         raise ValueError(f"point {point} is not 1-24")
     return 25 - point if check_colour(colour) == BLACK else point
 
 
-def printed_name(colour: int, point: int) -> str:
+def printed_name(colour: Player, point: int) -> str:
     """``bar``, ``off`` or the printed number of ``colour``'s own ``point``."""
     if point in (BAR, OFF):
         return point_name(point)
     return str(printed_point(colour, point))
 
 
-def printed_moves(colour: int, moves: Sequence[Move]) -> str:
+def printed_moves(colour: Player, moves: Sequence[Move]) -> str:
     """``colour``'s moves (in its own numbering) written in the printed one, e.g. Black's
     8/2 6/2 as ``17/23 19/23``; ``""`` for no moves."""
     check_colour(colour)

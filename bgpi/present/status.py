@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from bgpi.base.i18n import _, ngettext
-from bgpi.lights.scene import Scene
+from bgpi.base.words import Player
+from bgpi.lights.scene import Alert, Scene
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, option_words, players
 from bgpi.present.phrases import zone as shown_zone
@@ -48,7 +49,7 @@ def status(table: Table, scene: Scene) -> str:
     mistake = table.mistake
     if mistake is not None and table.phase is Phase.MOVING:
         line = _mistake_line(table, mistake, words)
-    elif scene.alert == "wrong" and table.phase is not Phase.ILLEGAL:
+    elif scene.alert is Alert.WRONG and table.phase is not Phase.ILLEGAL:
         line = _("The board is wrong: take away what blinks red, add where blue winks.")
         if words:
             line += " " + _("Or {choices}.").format(choices=either(words))
@@ -117,7 +118,7 @@ def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _moving(table: Table, scene: Scene, words: Sequence[str]) -> str:
     name = _on_roll(table)
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
-    if scene.alert == "no move":
+    if scene.alert is Alert.NO_MOVE:
         line = _("{name} rolled {dice} and cannot move: {choices}.")
         return line.format(name=name, dice=dice, choices=either(words))
     if words:
@@ -215,7 +216,7 @@ def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     )
 
 
-def _turn(table: Table) -> int:
+def _turn(table: Table) -> Player:
     turn = table.match.turn
     assert turn is not None
     return turn

@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import Path
 
 from bgpi.base.i18n import N_, _
+from bgpi.base.words import Player
 from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import MatchStarted, OpeningDie, Played, Record, Rolled
 from bgpi.journal.store import Journal
@@ -54,7 +55,7 @@ class RemoteStatus:
     """What the companion page shows of a remote match."""
 
     code: str
-    side: int
+    side: Player
     state: LinkState
     reason: str = ""
 
@@ -139,7 +140,7 @@ class RemoteSeat:
             driver.log,
             self.side,
             session.intents(self.side),
-            session.intents(1 - self.side),
+            session.intents(self.side.other),
         )
         intent = step.intent
         try:
@@ -151,7 +152,7 @@ class RemoteSeat:
                 self._make_theirs(step.at, intent)
             self._check_made()
         except (OutOfStepError, UnmadeIntentError) as exc:
-            self.link.pause(f"{side_name(1 - self.side)}'s {exc}")
+            self.link.pause(f"{side_name(self.side.other)}'s {exc}")
 
     def _make_theirs(self, at: int, intent: Intent) -> None:
         if at in self.handed:
@@ -164,7 +165,7 @@ class RemoteSeat:
 
     def _check_made(self) -> None:
         """The other seat's intents handed to the table, once it recorded them."""
-        records, other = self.driver.log, 1 - self.side
+        records, other = self.driver.log, self.side.other
         for intent in self.link.session.intents(other):
             if intent.at in self.handed and intent.at < len(records):
                 self.handed.discard(intent.at)
@@ -172,7 +173,7 @@ class RemoteSeat:
                 check_made(records, intent, other, mine=False, phase=phase)
 
     def _hand(self, intent: Intent) -> None:
-        other, driver = 1 - self.side, self.driver
+        other, driver = self.side.other, self.driver
         decision = decided(intent, other, self.clock())
         if decision is not None:
             driver.dispatch(decision)
@@ -281,7 +282,7 @@ def open_link(
     )
     pairing, side = game.pairing, game.side
     transport = Transport(
-        game.broker, client_id=pairing.client_id(side), topics=(pairing.topic(1 - side),)
+        game.broker, client_id=pairing.client_id(side), topics=(pairing.topic(side.other),)
     )
     stack.callback(transport.close)
     transport.open()

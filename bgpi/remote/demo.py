@@ -15,6 +15,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bgpi.base.words import WHITE, Player
 from bgpi.journal.records import MatchStarted, OpeningDie, Record, Rolled, Seat
 from bgpi.present.printer import Printer
 from bgpi.remote.broker import Broker
@@ -39,14 +40,14 @@ class RemoteGame:
 
     broker: Broker
     pairing: Pairing
-    side: int
+    side: Player
     seed: int
     patience: float = 120.0
 
 
-def seats_of(side: int) -> tuple[Seat, Seat]:
+def seats_of(side: Player) -> tuple[Seat, Seat]:
     """My seat is the person at this board; the other is the remote board's."""
-    return (Seat.PERSON, Seat.REMOTE) if side == 0 else (Seat.REMOTE, Seat.PERSON)
+    return (Seat.PERSON, Seat.REMOTE) if side == WHITE else (Seat.REMOTE, Seat.PERSON)
 
 
 class ExchangedDice:
@@ -91,7 +92,7 @@ def remote_board(
         transport = Transport(
             game.broker,
             client_id=pairing.client_id(side),
-            topics=(pairing.topic(1 - side),),
+            topics=(pairing.topic(side.other),),
         )
         stack.callback(transport.close)
         transport.open()
@@ -157,7 +158,7 @@ def _step(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> boo
     link.pump(0)
     session, side = link.session, game.side
     records = sim.driver.log
-    step = next_step(sim.table, records, side, session.intents(side), session.intents(1 - side))
+    step = next_step(sim.table, records, side, session.intents(side), session.intents(side.other))
     todo = step.todo
     if todo is Todo.DONE:
         return False
@@ -171,7 +172,7 @@ def _step(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> boo
         assert step.intent is not None
         link.send(step.intent)
     elif todo is Todo.MAKE_THEIRS:
-        _make(sim, link, step.intent, 1 - side)
+        _make(sim, link, step.intent, side.other)
     else:  # my seat: an intent sent before a restart, or a new decision
         intent = step.intent or _decide(sim, link, player, game)
         _make(sim, link, intent, side)
@@ -187,7 +188,7 @@ def _decide(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> I
     return intent
 
 
-def _make(sim: SimTable, link: Link, intent: Intent | None, who: int) -> None:
+def _make(sim: SimTable, link: Link, intent: Intent | None, who: Player) -> None:
     assert intent is not None
     try:
         if who == link.session.side:

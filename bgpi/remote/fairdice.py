@@ -12,12 +12,14 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
+from bgpi.base.words import Player
+
 SECRET_BYTES: Final = 32
 _COMMIT: Final = b"bgpi commit v1"
 _DICE: Final = b"bgpi dice v1"
 
 
-def commitment(room: str, side: int, draw: int, secret: bytes) -> str:
+def commitment(room: str, side: Player, draw: int, secret: bytes) -> str:
     """The hash a board publishes before it reveals ``secret``."""
     data = b"|".join((_COMMIT, room.encode(), str(side).encode(), str(draw).encode(), secret))
     return hashlib.sha256(data).hexdigest()

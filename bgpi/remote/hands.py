@@ -13,7 +13,7 @@ import random
 from typing import Final
 
 from bgpi.base.errors import BgpiError
-from bgpi.base.words import ROLL
+from bgpi.base.words import ROLL, Player
 from bgpi.journal.records import Played
 from bgpi.remote.wire import Action, Intent
 from bgpi.rules import GameResult, Move
@@ -40,7 +40,7 @@ _DECISIONS: Final = {
 }
 
 
-def decided(intent: Intent, player: int, t: float) -> Decided | None:
+def decided(intent: Intent, player: Player, t: float) -> Decided | None:
     """The other board's decision as its seat's answer to the table (None: a play)."""
     if intent.action not in _DECISIONS:
         return None
@@ -48,7 +48,7 @@ def decided(intent: Intent, player: int, t: float) -> Decided | None:
     return Decided(player, _DECISIONS[intent.action], t, level)
 
 
-def make(sim: SimTable, intent: Intent, player: int) -> None:
+def make(sim: SimTable, intent: Intent, player: Player) -> None:
     """My seat's intent: press my buttons, or make my play and end the turn with ROLL."""
     action = intent.action
     if action in (Action.OPENING, Action.ROLL, Action.TAKE):
@@ -72,7 +72,7 @@ def make(sim: SimTable, intent: Intent, player: int) -> None:
         raise UnmadeIntentError(f"{action.value}: the demo's player never resigns")
 
 
-def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
+def make_theirs(sim: SimTable, intent: Intent, player: Player) -> None:
     """The other board's intent, for a seat that is not a person here: a decision goes to
     the table as the seat's answer; a play is lit move by move and the hands here follow
     the lights until the table commits it."""
@@ -100,7 +100,7 @@ def make_theirs(sim: SimTable, intent: Intent, player: int) -> None:
         raise UnmadeIntentError(f"{action.value}: not a seat's intent")
 
 
-def confirm(sim: SimTable, player: int, moves: tuple[Move, ...]) -> None:
+def confirm(sim: SimTable, player: Player, moves: tuple[Move, ...]) -> None:
     """Several plays look the same to the sensors: step to the one made, and confirm it."""
     wanted = Played.of(player, moves).moves
     for _ in range(len(sim.table.candidates)):
@@ -115,7 +115,7 @@ def confirm(sim: SimTable, player: int, moves: tuple[Move, ...]) -> None:
         sim.cube(player)
 
 
-def decide(sim: SimTable, player: PipPlayer, side: int, at: int, rng: random.Random) -> Intent:
+def decide(sim: SimTable, player: PipPlayer, side: Player, at: int, rng: random.Random) -> Intent:
     """What the demo's player does for ``side`` now (a play: its moves, not yet made)."""
     phase, match = sim.phase, sim.match
     if phase is Phase.OPENING:

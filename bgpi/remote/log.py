@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from types import TracebackType
 
+from bgpi.base.words import Player
 from bgpi.remote.pairing import Pairing, side_name
 from bgpi.remote.session import Session
 
@@ -26,7 +27,7 @@ CREATE TABLE IF NOT EXISTS secret (draw INTEGER PRIMARY KEY, secret BLOB NOT NUL
 """
 
 
-def log_path(state_dir: Path, pairing: Pairing, side: int) -> Path:
+def log_path(state_dir: Path, pairing: Pairing, side: Player) -> Path:
     return state_dir / f"remote-{pairing.room[:12]}-{side_name(side)}.sqlite"
 
 

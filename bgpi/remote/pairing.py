@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from bgpi.base.errors import BgpiError
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, WHITE, Player
 
 ALPHABET: Final = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read out over the phone
 CODE_LENGTH: Final = 10  # 50 bits
@@ -45,15 +45,15 @@ def normalize(code: str) -> str:
     return f"{raw[:5]}-{raw[5:]}"
 
 
-def side_name(side: int) -> str:
+def side_name(side: Player) -> str:
     return SIDE_NAMES[side]
 
 
-def side_of(name: str) -> int:
+def side_of(name: str) -> Player:
     """``white`` or ``black`` as a side; ``PairingError`` otherwise."""
     if name not in SIDE_NAMES:
         raise PairingError(f"side {name!r}: expected white or black")
-    return SIDE_NAMES.index(name)
+    return Player(SIDE_NAMES.index(name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +75,15 @@ class Pairing:
         object.__setattr__(self, "room", room)
         object.__setattr__(self, "_keys", (keys[WHITE], keys[BLACK]))
 
-    def key(self, side: int) -> bytes:
+    def key(self, side: Player) -> bytes:
         """The key that signs ``side``'s messages."""
         return self._keys[side]
 
-    def topic(self, side: int) -> str:
+    def topic(self, side: Player) -> str:
         """Where ``side`` publishes; the other board subscribes to it."""
         return f"bgpi/v1/{self.room}/{side_name(side)}"
 
-    def client_id(self, side: int) -> str:
+    def client_id(self, side: Player) -> str:
         """The broker session of ``side``'s board: the same after a restart, so the broker
         keeps what arrived while the board was off."""
         return f"bgpi-{self.room[:12]}-{side_name(side)}"

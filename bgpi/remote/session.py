@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from bgpi.base.words import WHITE, Player
 from bgpi.journal.records import MatchStarted
 from bgpi.remote.fairdice import SECRET_BYTES, commitment, dice_of
 from bgpi.remote.pairing import Pairing, side_name
@@ -43,7 +44,7 @@ class Pause:
     """Why the match stopped, and which side stopped it."""
 
     reason: str
-    by: int
+    by: Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +62,8 @@ class Inbound:
 class Session:
     """The protocol state of the board playing ``side`` in ``match``."""
 
-    def __init__(self, pairing: Pairing, side: int, match: MatchStarted) -> None:
-        self.pairing, self.side, self.peer = pairing, side, 1 - side
+    def __init__(self, pairing: Pairing, side: Player, match: MatchStarted) -> None:
+        self.pairing, self.side, self.peer = pairing, side, side.other
         self.match = match
         self.sent: list[bytes] = []  # my numbered messages, message n at n - 1
         self.received: list[bytes] = []  # the other board's, in order
@@ -85,7 +86,7 @@ class Session:
     def restore(
         cls,
         pairing: Pairing,
-        side: int,
+        side: Player,
         match: MatchStarted,
         *,
         sent: Iterable[bytes],
@@ -165,10 +166,10 @@ class Session:
         mine, theirs = self._secrets.get(draw), self._their_secrets.get(draw)
         if mine is None or theirs is None or draw not in self._revealed:
             return None
-        white, black = (mine, theirs) if self.side == 0 else (theirs, mine)
+        white, black = (mine, theirs) if self.side == WHITE else (theirs, mine)
         return dice_of(self.pairing.room, draw, white, black)
 
-    def intents(self, side: int) -> list[Intent]:
+    def intents(self, side: Player) -> list[Intent]:
         bodies = self.mine if side == self.side else self.theirs
         return [body for body in bodies if isinstance(body, Intent)]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bgpi.base.errors import BgpiError
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import (
     CubeAction,
     OpeningDie,
@@ -52,7 +52,7 @@ class OutOfStepError(BgpiError, ValueError):
     """The boards' journals disagree."""
 
 
-def decider(table: Table) -> int | None:
+def decider(table: Table) -> Player | None:
     """The seat whose decision the table waits for (None: each board's own business)."""
     phase, turn, at = table.phase, table.match.turn, table.at
     if isinstance(at, Rolling):
@@ -62,7 +62,7 @@ def decider(table: Table) -> int | None:
     if phase in (Phase.BEFORE_ROLL, Phase.MOVING, Phase.CONFIRM, Phase.GUIDED):
         return turn
     if phase in (Phase.DOUBLED, Phase.RESIGN_OFFERED) and turn is not None:
-        return 1 - turn
+        return turn.other
     if phase is Phase.RESIGNING:
         return turn
     return None
@@ -71,7 +71,7 @@ def decider(table: Table) -> int | None:
 def next_step(
     table: Table,
     records: Sequence[Record],
-    side: int,
+    side: Player,
     mine: Sequence[Intent],
     theirs: Sequence[Intent],
 ) -> Next:
@@ -89,7 +89,7 @@ def next_step(
     return _turn_step(table, at, side, theirs)
 
 
-def _turn_step(table: Table, at: int, side: int, theirs: Sequence[Intent]) -> Next:
+def _turn_step(table: Table, at: int, side: Player, theirs: Sequence[Intent]) -> Next:
     """What is next once nothing is owed or to be made again."""
     local = {Phase.SETUP: Todo.SET_UP, Phase.GAME_OVER: Todo.NEXT_GAME, Phase.MATCH_OVER: Todo.DONE}
     if table.phase in local:
@@ -103,7 +103,7 @@ def _turn_step(table: Table, at: int, side: int, theirs: Sequence[Intent]) -> Ne
     return Next(Todo.WAIT, at=at)
 
 
-def intent_of(record: Record, index: int, side: int) -> Intent | None:
+def intent_of(record: Record, index: int, side: Player) -> Intent | None:
     """The intent of ``side``'s seat that record ``index`` is the first record of, if any."""
     if getattr(record, "player", None) != side:
         return None
@@ -137,7 +137,7 @@ def expected(intent: Intent) -> tuple[type, str]:
 
 
 def check_made(
-    records: Sequence[Record], intent: Intent, player: int, *, mine: bool, phase: Phase
+    records: Sequence[Record], intent: Intent, player: Player, *, mine: bool, phase: Phase
 ) -> None:
     """``OutOfStepError`` unless the record at the intent's place is what it makes. My own
     play is what my board recorded (it is sent from the record); the other's must have the

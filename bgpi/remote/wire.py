@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, ClassVar, Final
 
 from bgpi.base.errors import BgpiError
+from bgpi.base.words import Player
 from bgpi.journal.records import MatchStarted, from_json, to_json
 from bgpi.remote.pairing import SIDE_NAMES, Pairing
 
@@ -107,12 +108,12 @@ Body = Hello | Intent | Commit | Reveal | Halt
 class Envelope:
     """An opened message."""
 
-    side: int
+    side: Player
     seq: int
     body: Body
 
 
-def seal(pairing: Pairing, side: int, seq: int, body: Body) -> bytes:
+def seal(pairing: Pairing, side: Player, seq: int, body: Body) -> bytes:
     """The message, signed with ``side``'s key."""
     data = _body_json(body)
     mac = _mac(pairing, side, seq, data)
@@ -124,7 +125,7 @@ def seal(pairing: Pairing, side: int, seq: int, body: Body) -> bytes:
     return text.encode()
 
 
-def open_envelope(pairing: Pairing, expected_side: int, raw: bytes) -> Envelope:
+def open_envelope(pairing: Pairing, expected_side: Player, raw: bytes) -> Envelope:
     """Open a message that must come from ``expected_side``; ``BadMessageError`` saying why not."""
     if len(raw) > MAX_BYTES:
         raise BadMessageError(f"a message of {len(raw)} bytes, more than {MAX_BYTES}")
@@ -146,7 +147,7 @@ def open_envelope(pairing: Pairing, expected_side: int, raw: bytes) -> Envelope:
     return Envelope(expected_side, seq, _body(body))
 
 
-def _mac(pairing: Pairing, side: int, seq: int, body: Any) -> str:
+def _mac(pairing: Pairing, side: Player, seq: int, body: Any) -> str:
     signed = json.dumps(
         [pairing.room, SIDE_NAMES[side], seq, body], separators=(",", ":"), sort_keys=True
     )

@@ -3,7 +3,8 @@ and gnubg's Match ID.
 
 A :class:`Match` is an immutable value. Each action (opening roll, roll, double, take, win...)
 is a method that returns the next value, or raises naming the rule it would break. Players are
-0 and 1; on the board, player 0 is White and player 1 is Black.
+:class:`~bgpi.base.words.Player` values, numbered 0 (White) and 1 (Black) as the Match ID
+numbers them; a plain 0 or 1 given to a Match or its methods is read as one.
 
 The value holds exactly what gnubg's Match ID holds, so ``Match.from_id(m.id(), m.rules) == m``
 for every match these methods can reach. What the ID cannot hold is derived, not stored: the
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Final, TypeGuard
 
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.rules.dice import Roll, check_roll
 from bgpi.rules.errors import IllegalCubeActionError, InvalidMatchError
 from bgpi.rules.result import GameResult
@@ -61,9 +63,10 @@ def _is_player(value: object) -> TypeGuard[int]:
     return _is_int(value) and value in (0, 1)
 
 
-def _check_player(player: object) -> None:
+def _check_player(player: object) -> Player:
     if not _is_player(player):
         raise InvalidMatchError(f"player {player!r} is not 0 or 1")
+    return Player(player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,14 +144,14 @@ class Match:
     rules: MatchRules
     score: tuple[int, int] = (0, 0)
     cube: int = 1
-    cube_owner: int | None = None
+    cube_owner: Player | None = None
     crawford_game: bool = False
     state: GameState = GameState.NONE
-    turn: int | None = None
+    turn: Player | None = None
     dice: Roll | None = None
     double_offered: bool = False
     resignation: GameResult | None = None
-    resigner: int | None = None
+    resigner: Player | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, MatchRules):
@@ -184,7 +187,7 @@ class Match:
     def _next_is_crawford(self) -> bool:
         if not self.rules.length or not self.rules.crawford or self.crawford_game:
             return False
-        one_away = [player for player in (0, 1) if self.away(player) == 1]
+        one_away = [player for player in Player if self.away(player) == 1]
         # The game's winner alone needing one point means it came to need it in this game;
         # if the loser needs one point, it did so before, in the Crawford game or earlier.
         return one_away == [self.game_winner]
@@ -206,7 +209,7 @@ class Match:
             ):
                 return replace(self, cube=self.cube * 2)
             return self
-        first = 0 if die0 > die1 else 1
+        first = WHITE if die0 > die1 else BLACK
         return replace(
             self, state=GameState.PLAYING, turn=first, dice=(max(die0, die1), min(die0, die1))
         )
@@ -229,7 +232,7 @@ class Match:
         if reason is not None:
             raise InvalidMatchError(f"the turn cannot end: {reason}")
         assert self.turn is not None
-        return replace(self, turn=1 - self.turn, dice=None)
+        return replace(self, turn=self.turn.other, dice=None)
 
     def _why_not_act(self) -> str | None:
         """Why the player on roll cannot roll or move now, or None."""
@@ -243,24 +246,24 @@ class Match:
 
     # -- the cube ----------------------------------------------------------------------------
 
-    def may_double(self, player: int) -> bool:
+    def may_double(self, player: Player) -> bool:
         """Whether ``player`` may double now."""
         return self.double_refusal(player) is None
 
-    def double_refusal(self, player: int) -> str | None:
+    def double_refusal(self, player: Player) -> str | None:
         """Why ``player`` may not double now, as a sentence; None if they may."""
-        _check_player(player)
+        player = _check_player(player)
         reason = self._why_not_act() or self._why_not_turn_cube(player)
         return None if reason is None else f"player {player} may not double: {reason}"
 
-    def _why_not_turn_cube(self, player: int) -> str | None:
+    def _why_not_turn_cube(self, player: Player) -> str | None:
         """Why ``player`` may not turn the cube in a game in play with nothing pending."""
         away = self.away(player) if self.rules.length else MAX_LENGTH + 1
         refusals = (
             (self.turn != player, f"it is player {self.turn}'s turn"),
             (self.dice is not None, "they have already rolled"),
             (self.crawford_game, "this is the Crawford game"),
-            (self.cube_owner == 1 - player, f"player {1 - player} owns the cube"),
+            (self.cube_owner == player.other, f"player {player.other} owns the cube"),
             (self.cube * 2 > self.rules.cube_limit, f"the cube is at {self.cube}, the limit"),
             (away == 1, "they need only one point to win the match"),
             # A dead cube: turning it would hand the opponent more than can be won.
@@ -291,7 +294,7 @@ class Match:
         return replace(
             self,
             state=GameState.DROPPED,
-            score=self._scored(1 - dropper, self.cube),
+            score=self._scored(dropper.other, self.cube),
             double_offered=False,
         )
 
@@ -315,7 +318,7 @@ class Match:
             )
         return replace(self, cube=self.cube * 4, cube_owner=beaverer, double_offered=False)
 
-    def _answering_double(self, action: str) -> int:
+    def _answering_double(self, action: str) -> Player:
         """The player who answers the pending double, or raise naming why ``action`` is out."""
         if self.state is not GameState.PLAYING or not self.double_offered:
             raise IllegalCubeActionError(
@@ -325,10 +328,10 @@ class Match:
 
     # -- resignations ------------------------------------------------------------------------
 
-    def resign(self, player: int, result: GameResult) -> Match:
+    def resign(self, player: Player, result: GameResult) -> Match:
         """``player`` offers to resign the game as ``result`` (times the cube); the other
         player must accept or decline. Either player may offer, on either turn."""
-        _check_player(player)
+        player = _check_player(player)
         if not isinstance(result, GameResult):
             raise InvalidMatchError(f"{result!r} is not a GameResult to resign")
         reason = self._why_not_act()
@@ -347,7 +350,7 @@ class Match:
         return replace(
             self,
             state=GameState.RESIGNED,
-            score=self._scored(1 - resigner, int(resignation) * self.cube),
+            score=self._scored(resigner.other, int(resignation) * self.cube),
         )
 
     def decline_resignation(self) -> Match:
@@ -355,7 +358,7 @@ class Match:
         self._pending_resignation("decline")
         return replace(self, resignation=None, resigner=None)
 
-    def _pending_resignation(self, action: str) -> tuple[int, GameResult]:
+    def _pending_resignation(self, action: str) -> tuple[Player, GameResult]:
         if self.state is not GameState.PLAYING or self.resigner is None or self.resignation is None:
             raise InvalidMatchError(f"no resignation to {action}: {self._situation()}")
         return self.resigner, self.resignation
@@ -369,9 +372,9 @@ class Match:
             return self.cube
         return int(result) * self.cube
 
-    def win(self, winner: int, result: GameResult) -> Match:
+    def win(self, winner: Player, result: GameResult) -> Match:
         """``winner``, on roll, has borne off their last checker: the game is ``result``."""
-        _check_player(winner)
+        winner = _check_player(winner)
         if not isinstance(result, GameResult):
             raise InvalidMatchError(f"{result!r} is not a GameResult")
         reason = self._why_not_act()
@@ -385,17 +388,17 @@ class Match:
             self, state=GameState.OVER, score=self._scored(winner, self.points_for(result))
         )
 
-    def _scored(self, player: int, points: int) -> tuple[int, int]:
+    def _scored(self, player: Player, points: int) -> tuple[int, int]:
         score = list(self.score)
         score[player] += points
         return score[0], score[1]
 
     @property
-    def game_winner(self) -> int | None:
+    def game_winner(self) -> Player | None:
         """Who won the game that has just ended; None while one is set up or in play."""
         if self.state is GameState.RESIGNED:
             assert self.resigner is not None
-            return 1 - self.resigner
+            return self.resigner.other
         if self.state in _ENDED:
             return self.turn
         return None
@@ -406,15 +409,15 @@ class Match:
         return bool(self.rules.length) and max(self.score) >= self.rules.length
 
     @property
-    def winner(self) -> int | None:
+    def winner(self) -> Player | None:
         """The winner of the match once it is over, else None."""
         if not self.match_over:
             return None
-        return 0 if self.score[0] >= self.rules.length else 1
+        return WHITE if self.score[WHITE] >= self.rules.length else BLACK
 
-    def away(self, player: int) -> int:
+    def away(self, player: Player) -> int:
         """The points ``player`` still needs to win the match (0 once they have won it)."""
-        _check_player(player)
+        player = _check_player(player)
         if not self.rules.length:
             raise InvalidMatchError("money play has no match length to count points away from")
         return max(self.rules.length - self.score[player], 0)
@@ -432,7 +435,7 @@ class Match:
             and bool(self.rules.length)
             and self.rules.crawford
             and not self.crawford_game
-            and min(self.away(0), self.away(1)) == 1
+            and min(self.away(WHITE), self.away(BLACK)) == 1
         )
 
     # -- gnubg Match ID ----------------------------------------------------------------------
@@ -444,15 +447,15 @@ class Match:
 
         return encode(self)
 
-    def decider(self) -> int:
+    def decider(self) -> Player:
         """Whose decision it is: the answering player while an offer is pending or after a
-        drop or a resignation, else the player on roll (0 before the opening roll)."""
+        drop or a resignation, else the player on roll (White before the opening roll)."""
         if self.resigner is not None:
-            return 1 - self.resigner
+            return self.resigner.other
         if self.double_offered or self.state is GameState.DROPPED:
             assert self.turn is not None
-            return 1 - self.turn
-        return self.turn or 0
+            return self.turn.other
+        return self.turn or WHITE
 
     @classmethod
     def from_id(cls, match_id: str, rules: MatchRules | None = None) -> Match:
@@ -474,8 +477,11 @@ class Match:
             raise InvalidMatchError(f"score {score!r} is not two counts of points")
         for name in ("cube_owner", "turn", "resigner"):
             value = getattr(self, name)
-            if value is not None and not _is_player(value):
+            if value is None:
+                continue
+            if not _is_player(value):
                 raise InvalidMatchError(f"{name.replace('_', ' ')} {value!r} is not 0 or 1")
+            object.__setattr__(self, name, Player(value))
         if self.resignation is not None and not isinstance(self.resignation, GameResult):
             raise InvalidMatchError(f"resignation {self.resignation!r} is not a GameResult")
         if self.dice is not None and (
@@ -486,7 +492,7 @@ class Match:
     def _check_score(self) -> None:
         score = self.score
         length = self.rules.length
-        reached = [player for player in (0, 1) if length and score[player] >= length]
+        reached = [player for player in Player if length and score[player] >= length]
         if not reached:
             return
         if self.state not in _ENDED:
@@ -561,13 +567,13 @@ class Match:
             raise InvalidMatchError("a Crawford game without the Crawford rule in a match")
         if self.cube != 1 or self.cube_owner is not None:
             raise InvalidMatchError(f"the cube was turned to {self.cube} in the Crawford game")
-        one_away = [player for player in (0, 1) if length - self.score[player] == 1]
+        one_away = [player for player in Player if length - self.score[player] == 1]
         if self.state in _ENDED:
             # The winner may since have passed the length or come to need one point too.
             winner = self.game_winner
             assert winner is not None
-            began_right = (1 - winner) in one_away or (
-                self.match_over and length - self.score[1 - winner] > 1
+            began_right = winner.other in one_away or (
+                self.match_over and length - self.score[winner.other] > 1
             )
         else:
             began_right = len(one_away) == 1
@@ -598,7 +604,7 @@ class Match:
 
     def _situation(self) -> str:
         """Where the game stands, in words."""
-        turn, other = self.turn, None if self.turn is None else 1 - self.turn
+        turn, other = self.turn, None if self.turn is None else self.turn.other
         if self.state is GameState.NONE:
             return "waiting for the opening roll"
         if self.state is GameState.PLAYING:
@@ -607,7 +613,7 @@ class Match:
             if self.resigner is not None and self.resignation is not None:
                 return (
                     f"player {self.resigner} offers to resign a "
-                    f"{_RESULT_NAMES[self.resignation]}, player {1 - self.resigner} to answer"
+                    f"{_RESULT_NAMES[self.resignation]}, player {self.resigner.other} to answer"
                 )
             if self.dice is not None:
                 return f"player {turn} rolled {self.dice[0]}-{self.dice[1]}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from bgpi.base.words import Player
 from bgpi.rules import bits
 from bgpi.rules.errors import InvalidMatchError, RulesError
 from bgpi.rules.match import MAX_LENGTH, GameState, Match, MatchRules
@@ -98,7 +99,7 @@ def _from_key(key: list[int], rules: MatchRules | None) -> Match:
         fields[name] = bits.field(key, start, width)
         start += width
     _check_id_fields(fields)
-    owner = None if fields["owner"] == _CENTRED else fields["owner"]
+    owner = None if fields["owner"] == _CENTRED else Player(fields["owner"])
     cube = 1 << fields["cube"]
     if rules is None:
         money = not fields["length"]
@@ -111,7 +112,7 @@ def _from_key(key: list[int], rules: MatchRules | None) -> Match:
         )
     state = GameState(fields["state"])
     playing = state is not GameState.NONE
-    resigner = 1 - fields["decider"] if fields["resigned"] else None
+    resigner = Player(fields["decider"]).other if fields["resigned"] else None
     return Match(
         rules,
         (fields["score0"], fields["score1"]),
@@ -119,7 +120,7 @@ def _from_key(key: list[int], rules: MatchRules | None) -> Match:
         owner,
         bool(fields["crawford"]),
         state,
-        fields["dice_owner"] if playing else None,
+        Player(fields["dice_owner"]) if playing else None,
         (fields["die1"], fields["die2"]) if fields["die1"] else None,
         bool(fields["doubled"]),
         GameResult(fields["resigned"]) if fields["resigned"] else None,

@@ -26,6 +26,7 @@ from bgpi.base.words import (
     WHITE,
     ZONE_INDEX_SIZE,
     ZONES,
+    Player,
     zone_name,
 )
 from bgpi.rules.position import BAR, OFF, Position
@@ -33,7 +34,7 @@ from bgpi.rules.position import BAR, OFF, Position
 Observation = tuple[int, ...]
 
 
-def zone_of(colour: int, index: int) -> int:
+def zone_of(colour: Player, index: int) -> int:
     """The zone of ``colour``'s own index (1-24 a point, 25 its bar, 0 its tray)."""
     if index == BAR:
         return (BAR_WHITE, BAR_BLACK)[colour]
@@ -47,10 +48,10 @@ def capacities(geometry: Geometry) -> Observation:
     return (0, *(geometry.slots(zone) for zone in ZONES))
 
 
-def counts_of(pos: Position, mover: int) -> Observation:
+def counts_of(pos: Position, mover: Player) -> Observation:
     """Checkers per zone in ``pos`` when ``mover`` (WHITE or BLACK) is the player on roll."""
     counts = [0] * ZONE_INDEX_SIZE
-    for colour, side in ((mover, pos.player), (1 - mover, pos.opponent)):
+    for colour, side in ((mover, pos.player), (mover.other, pos.opponent)):
         for index, count in enumerate(side):
             counts[zone_of(colour, index)] += count
     return tuple(counts)
@@ -61,7 +62,7 @@ def saturate(counts: Sequence[int], caps: Sequence[int]) -> Observation:
     return tuple(min(count, cap) for count, cap in zip(counts, caps, strict=True))
 
 
-def observe(pos: Position, mover: int, caps: Sequence[int]) -> Observation:
+def observe(pos: Position, mover: Player, caps: Sequence[int]) -> Observation:
     """The observation a settled board in ``pos`` gives."""
     return saturate(counts_of(pos, mover), caps)
 
@@ -109,7 +110,7 @@ def board_diff(observation: Sequence[int], expected: Sequence[int]) -> BoardDiff
 
 
 def check_board(
-    observation: Sequence[int], pos: Position, mover: int, caps: Sequence[int]
+    observation: Sequence[int], pos: Position, mover: Player, caps: Sequence[int]
 ) -> BoardDiff:
     """Compare a sensed board with any position: for setting up, and after a restart."""
     return board_diff(observation, observe(pos, mover, caps))

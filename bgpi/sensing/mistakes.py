@@ -24,7 +24,16 @@ from enum import Enum
 from typing import Final
 
 from bgpi.base.i18n import N_, _, ngettext
-from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, POINTS, TRAY_BLACK, TRAY_WHITE, WHITE
+from bgpi.base.words import (
+    BAR_BLACK,
+    BAR_WHITE,
+    BLACK,
+    POINTS,
+    TRAY_BLACK,
+    TRAY_WHITE,
+    WHITE,
+    Player,
+)
 from bgpi.rules import packed
 from bgpi.rules.position import BAR, OFF, Position
 from bgpi.sensing.board import BoardDiff, Observation, observe, zone_of
@@ -56,7 +65,7 @@ class Mistake:
     to) zones. ``diff``: the per-zone difference (:attr:`~MistakeKind.BOARD`)."""
 
     kind: MistakeKind
-    colour: int
+    colour: Player
     zones: tuple[int, ...] = ()
     count: int = 0
     dice: tuple[int, ...] = ()
@@ -141,17 +150,17 @@ class _Reference:
         mine, theirs = [0] * len(observation), [0] * len(observation)
         for index in range(BAR + 1):
             mine[zone_of(mover, index)] += ref.player[index]
-            theirs[zone_of(1 - mover, index)] += ref.opponent[index]
+            theirs[zone_of(mover.other, index)] += ref.opponent[index]
         expected = observe(ref, mover, tracker.caps)
         return cls(tracker, observation, near, ref, tuple(mine), tuple(theirs), expected)
 
     @property
-    def mover(self) -> int:
+    def mover(self) -> Player:
         return self.tracker.mover
 
     @property
-    def opponent(self) -> int:
-        return 1 - self.tracker.mover
+    def opponent(self) -> Player:
+        return self.tracker.mover.other
 
     def _missing(self) -> list[int]:
         return [z for z, e in enumerate(self.expected) if self.observation[z] < e]
@@ -246,7 +255,7 @@ class _Reference:
         return Mistake(MistakeKind.DISTANCE, self.mover, (src, dst), count=pips, dice=roll)
 
 
-def _index(colour: int, zone: int) -> int:
+def _index(colour: Player, zone: int) -> int:
     """``colour``'s own index of a zone: 1-24 a point, 25 its bar, 0 its tray."""
     if zone in (BAR_WHITE, BAR_BLACK):
         return BAR

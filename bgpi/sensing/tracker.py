@@ -26,6 +26,7 @@ from enum import Enum
 from functools import cached_property
 from typing import Final
 
+from bgpi.base.words import Player
 from bgpi.rules import packed
 from bgpi.rules.dice import Roll, dice_to_move
 from bgpi.rules.packed import BITS, FIELD, ONE, OPP_BAR
@@ -101,7 +102,7 @@ class _Flight:
 class TurnTracker:
     """Everything the tracker knows about one turn, prepared once per roll."""
 
-    def __init__(self, start: Position, roll: Roll, mover: int, caps: Sequence[int]) -> None:
+    def __init__(self, start: Position, roll: Roll, mover: Player, caps: Sequence[int]) -> None:
         self.start, self.roll, self.mover = start, roll, mover
         self.caps: Observation = tuple(caps)  # slots per zone, indexed like an observation
         self._zones = _frame_zones(mover)
@@ -405,9 +406,9 @@ class TurnTracker:
         return self._zones[index]
 
 
-def _frame_zones(mover: int) -> tuple[int, ...]:
+def _frame_zones(mover: Player) -> tuple[int, ...]:
     """The zone of each byte of a mover-frame observation."""
-    opponent = 1 - mover
+    opponent = mover.other
     return (
         zone_of(mover, OFF),
         *(zone_of(mover, p) for p in range(1, 25)),

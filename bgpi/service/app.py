@@ -28,6 +28,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bgpi.base.words import PLAYERS, Player
 from bgpi.hal import open_buttons, open_buzzer, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
@@ -35,7 +36,7 @@ from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.journal.records import GameEnded, MatchStarted, Seat
 from bgpi.journal.store import JOURNAL_NAME, Journal, JournalError
 from bgpi.lights.render import next_change, render
-from bgpi.lights.scene import FAULT, Scene
+from bgpi.lights.scene import Alert, Scene
 from bgpi.present.cues import Cue, pairs
 from bgpi.present.diagram import match_text
 from bgpi.sensing.board import capacities
@@ -279,7 +280,7 @@ class App:
                 self.on_alive()
             self.notifier.alive()
 
-    def _open_engines(self) -> dict[int, Engine]:
+    def _open_engines(self) -> dict[Player, Engine]:
         """The engines the config seats (none for two people: then nothing of the engine
         is even imported, which keeps the service's start quick on a Pi Zero)."""
         seats = (self.config.seats.white, self.config.seats.black)
@@ -368,7 +369,7 @@ class App:
             log.error("%s", error)
         hardware = self.hardware(self.config, stack)
         stack.callback(_dark, hardware.pixels)
-        scene = Scene(alert=FAULT)
+        scene = Scene(alert=Alert.FAULT)
         stack.callback(self.notifier.close)
         self.notifier.ready(f"refused: {error}")  # systemd's status line says why
         if self.on_ready:
@@ -431,7 +432,7 @@ class App:
         if self.driver is not None:
             self.worker.hint(request, self.driver.table)
 
-    def _start_worker(self, seats: dict[int, EngineSeat]) -> EngineWorker:
+    def _start_worker(self, seats: dict[Player, EngineSeat]) -> EngineWorker:
         """The engine's thread for ``seats``, and for the hints where the config gives any."""
         from bgpi.engine.levels import Level  # noqa: PLC0415
         from bgpi.engine.seats import gnubg_advisor  # noqa: PLC0415
@@ -446,12 +447,12 @@ class App:
         self._stack.callback(worker.close)
         return worker
 
-    def _seat_engines(self, table: Table, engines: dict[int, Engine]) -> EngineWorker | None:
+    def _seat_engines(self, table: Table, engines: dict[Player, Engine]) -> EngineWorker | None:
         """The thread that answers for the match's engine seats, if it has any."""
         from bgpi.engine.seat import EngineSeat  # noqa: PLC0415
 
-        seats: dict[int, EngineSeat] = {}
-        for player in (0, 1):
+        seats: dict[Player, EngineSeat] = {}
+        for player in PLAYERS:
             if table.seats[player] is not Seat.ENGINE:
                 continue
             if player not in engines:
@@ -479,10 +480,10 @@ class App:
         signal.signal(signal.SIGINT, stop)
 
 
-def _with_seats(config: Config, engines: dict[int, Engine]) -> MatchStarted:
+def _with_seats(config: Config, engines: dict[Player, Engine]) -> MatchStarted:
     """The config's new match, each side the engine only where one could be opened."""
     record = config.match_record()
-    seats = tuple(Seat.ENGINE if p in engines else Seat.PERSON for p in (0, 1))
+    seats = tuple(Seat.ENGINE if p in engines else Seat.PERSON for p in PLAYERS)
     return replace(record, seats=(seats[0], seats[1]))
 
 

@@ -35,8 +35,9 @@ Sections and keys (defaults in brackets)::
                page and, with buzzer_pin, on the board; buzzer_pin [none] (a BCM number,
                hardware/pins.md suggests 27), buzzer ["passive"] (passive: a piezo played at
                each note's pitch; active: a buzzer with its own tone, switched on and off)
-    [display]  language ["auto"] (auto | en | fi | sv | nb): the players' language; auto
-               takes it from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English
+    [display]  language ["auto"] (auto | a code of bgpi.base.i18n.Language): the players'
+               language; auto takes it from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG),
+               else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
                club [""] (publish finished matches' results there): see docs/remote.md
@@ -54,6 +55,7 @@ from typing import Any
 from bgpi.base.geometry import Geometry
 from bgpi.base.i18n import AUTO, CHOICES, _
 from bgpi.base.wiringmap import SlotCounts, WiringMapError, map_toml, parse_map, unused_toml
+from bgpi.base.words import PLAYERS, Player
 from bgpi.hal.neopixel import pixel_order_error
 from bgpi.hal.pins import PinMap, buzzer_pin_error, led_pin_error
 from bgpi.hal.registry import Kind, names
@@ -144,9 +146,10 @@ class SeatsConfig:
                 raise ValueError(f"hint_level: {exc}") from None
 
     @property
-    def hints(self) -> frozenset[int]:
-        """The players (0 White, 1 Black) who may ask for hints."""
-        return frozenset(p for p, on in enumerate((self.white_hints, self.black_hints)) if on)
+    def hints(self) -> frozenset[Player]:
+        """The players who may ask for hints."""
+        wanted = (self.white_hints, self.black_hints)
+        return frozenset(p for p, on in zip(PLAYERS, wanted, strict=True) if on)
 
     def chosen(self) -> tuple[Seat, Seat]:
         """Each side's seat in the match record: a person, or the engine."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bgpi.base.i18n import _
-from bgpi.base.words import BLACK, CUBE, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, bar_zone
+from bgpi.base.words import CUBE, PLAYERS, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, Player, bar_zone
 from bgpi.engine import Engine, SeatKind, open_engine
 from bgpi.engine import Seat as SeatChoice
 from bgpi.engine.race import lost
@@ -136,7 +136,7 @@ def play_match(
         sim = SimTable(Fresh(match), options=SimOptions(seed=seed), journal=journal)
     else:
         sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
-    sim.seats = {n: p for n, p in enumerate(players) if isinstance(p, EngineSeat)}
+    sim.seats = {n: p for n, p in zip(PLAYERS, players, strict=True) if isinstance(p, EngineSeat)}
     printer = Printer(sim.table, sim.driver.log, say)
     for _action in range(MAX_ACTIONS):
         printer.flush(sim.driver.log)
@@ -158,7 +158,7 @@ def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say 
     elif phase is Phase.CHOOSING:
         _start_match(sim, say)
     elif phase is Phase.OPENING:
-        for colour in (WHITE, BLACK):
+        for colour in PLAYERS:
             if sim.table.opening[colour] is None and colour not in sim.seats:
                 sim.roll(colour)
     elif phase is Phase.GUIDED and turn is not None:
@@ -174,7 +174,7 @@ def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: 
     where the other player decides (a double, a resignation, an illegal play), theirs."""
     phase, turn = sim.phase, sim.match.turn
     assert turn is not None
-    deciding = 1 - turn if phase in _OTHER_DECIDES else turn
+    deciding = turn.other if phase in _OTHER_DECIDES else turn
     side = players[deciding]
     assert isinstance(side, PipPlayer)
     if phase is Phase.BEFORE_ROLL:
@@ -196,7 +196,7 @@ _OTHER_DECIDES = (Phase.DOUBLED, Phase.RESIGN_OFFERED, Phase.ILLEGAL)
 Say = Callable[[str], None]
 
 
-def _before_roll(sim: SimTable, side: PipPlayer, turn: int) -> None:
+def _before_roll(sim: SimTable, side: PipPlayer, turn: Player) -> None:
     """Resign a lost race, double with a lead, else roll."""
     match, view = sim.match, sim.table.mover_view_of(turn)
     level = side.resigns(view, _declined(sim.driver.log, turn))
@@ -211,7 +211,7 @@ def _before_roll(sim: SimTable, side: PipPlayer, turn: int) -> None:
         sim.roll(turn)
 
 
-def _declined(records: Sequence[Record], player: int) -> GameResult | None:
+def _declined(records: Sequence[Record], player: Player) -> GameResult | None:
     """The highest resignation ``player`` offered and had declined in the current game."""
     start = max((n for n, r in enumerate(records) if isinstance(r, GameStarted)), default=0)
     declined, offered = None, None
@@ -223,7 +223,7 @@ def _declined(records: Sequence[Record], player: int) -> GameResult | None:
     return declined
 
 
-def _answer_double(sim: SimTable, side: PipPlayer, other: int) -> None:
+def _answer_double(sim: SimTable, side: PipPlayer, other: Player) -> None:
     match = sim.match
     beaver = match.rules.beaver and match.cube * 4 <= match.rules.cube_limit
     answer = side.answer(sim.table.mover_view_of(other), match, beaver)
@@ -233,7 +233,7 @@ def _answer_double(sim: SimTable, side: PipPlayer, other: int) -> None:
         sim.roll(other) if answer == "take" else sim.press(other, "roll", hold=1.0)
 
 
-def _play(sim: SimTable, side: PipPlayer, turn: int, rng: random.Random, say: Say) -> None:
+def _play(sim: SimTable, side: PipPlayer, turn: Player, rng: random.Random, say: Say) -> None:
     """The chosen play made by hand (now and then slipping), and ended with ROLL. A board
     that is not where the turn began was a slip whose correction was demanded: the hands
     put it back first, and make the play chosen."""
@@ -261,7 +261,7 @@ def _play(sim: SimTable, side: PipPlayer, turn: int, rng: random.Random, say: Sa
     _confirm(sim, turn, choice)
 
 
-def _make_slip(sim: SimTable, turn: int, slip: Slip) -> bool:
+def _make_slip(sim: SimTable, turn: Player, slip: Slip) -> bool:
     """The hands make ``slip``, if the tracker will read it as no legal play at all."""
     tracker = sim.table.tracker
     assert tracker is not None
@@ -274,7 +274,7 @@ def _make_slip(sim: SimTable, turn: int, slip: Slip) -> bool:
     return True
 
 
-def _judge_slip(sim: SimTable, side: PipPlayer, judge: int, say: Say) -> None:
+def _judge_slip(sim: SimTable, side: PipPlayer, judge: Player, say: Say) -> None:
     """The opponent of an illegal play accepts it by rolling, or demands the correction."""
     at, dice = sim.table.at, sim.match.dice
     assert isinstance(at, Illegal) and dice is not None
@@ -288,7 +288,7 @@ def _judge_slip(sim: SimTable, side: PipPlayer, judge: int, say: Say) -> None:
 
 def _next_game(sim: SimTable) -> None:
     """A person's ROLL starts the next game; with engines in both seats, an engine's intent."""
-    person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
+    person = next((p for p in PLAYERS if p not in sim.seats), None)
     if person is not None:
         sim.roll(person)
     else:
@@ -299,13 +299,13 @@ def _next_game(sim: SimTable) -> None:
 def _start_match(sim: SimTable, say: Say) -> None:
     """The match shown is the one asked for (the command line's, else the config's): a
     person here holds ROLL to start it. With engines in both seats the table asks them."""
-    person = next((p for p in (WHITE, BLACK) if p not in sim.seats), None)
+    person = next((p for p in PLAYERS if p not in sim.seats), None)
     if person is not None:
         say(_("{name} holds ROLL to start the match shown:").format(name=sim.table.names[person]))
         sim.press(person, ROLL, hold=sim.table.config.long_press + 0.2)
 
 
-def follow_lights(sim: SimTable, player: int) -> None:
+def follow_lights(sim: SimTable, player: Player) -> None:
     """The hands at the board make the move the table lights for an engine's play: a blot
     on the destination goes to its bar first. A move the sensors cannot see (a point fuller
     than its switches, a bear-off without tray sensors) then gets the hands' word: a person
@@ -314,7 +314,7 @@ def follow_lights(sim: SimTable, player: int) -> None:
     lit = at.done if isinstance(at, Guided) and at.needs_word else None
     (src,) = sim.scene.lifted
     (dst,) = sim.scene.destinations
-    other = 1 - player
+    other = player.other
     if other in sim.board.checkers(dst):
         sim.board.lift(dst, other)
         sim.board.place(bar_zone(other), other)
@@ -331,14 +331,14 @@ def follow_lights(sim: SimTable, player: int) -> None:
 def give_word(sim: SimTable) -> None:
     """The hands say the lit move, one the sensors cannot see, is made: a person here
     presses ROLL; with nobody here they hold still for the table's stated wait."""
-    person = next((p for p in (WHITE, BLACK) if sim.table.seats[p] is Seat.PERSON), None)
+    person = next((p for p in PLAYERS if sim.table.seats[p] is Seat.PERSON), None)
     if person is not None:
         sim.roll(person)
     else:
         sim.advance(UNSEEN_WAIT + 0.5)
 
 
-def _confirm(sim: SimTable, turn: int, choice: Play) -> None:
+def _confirm(sim: SimTable, turn: Player, choice: Play) -> None:
     """Several plays look the same to the sensors: step to the one made, and confirm it."""
     for _candidate in sim.table.candidates:
         if sim.phase is not Phase.CONFIRM:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 
 from bgpi.base.errors import BgpiError
-from bgpi.base.words import BLACK, CUBE, ROLL, WHITE, ButtonName
+from bgpi.base.words import BLACK, CUBE, ROLL, WHITE, ButtonName, Player
 from bgpi.hal import open_pixels
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons
@@ -150,8 +150,9 @@ class Hands:
             self._click(turn, CUBE if doubles else ROLL)
         elif phase is Phase.DOUBLED and turn is not None:
             # A beaver would be a held press: the hands take instead.
-            answer = self.player.answer(table.mover_view_of(1 - turn), match, beaver_allowed=False)
-            self._click(1 - turn, CUBE if answer == "drop" else ROLL)
+            taker = turn.other
+            answer = self.player.answer(table.mover_view_of(taker), match, beaver_allowed=False)
+            self._click(taker, CUBE if answer == "drop" else ROLL)
         elif phase is Phase.MOVING and turn is not None:
             self._move(table, rng)
         elif phase is Phase.CONFIRM and turn is not None:
@@ -196,12 +197,12 @@ class Hands:
 
     # -- the hands ---------------------------------------------------------------------------
 
-    def _make(self, player: int, move: Move) -> None:
+    def _make(self, player: Player, move: Move) -> None:
         board = self.board
         assert board is not None
         if move.hit:
-            board.lift(zone_of(player, move.dst), 1 - player)
-            board.place(zone_of(1 - player, BAR), 1 - player)
+            board.lift(zone_of(player, move.dst), player.other)
+            board.place(zone_of(player.other, BAR), player.other)
         board.lift(zone_of(player, move.src), player)
         if move.dst != OFF or board.geometry.tray_slots:
             board.place(zone_of(player, move.dst), player)
@@ -218,11 +219,11 @@ class Hands:
         board.setup(layout)
         board.pump()
 
-    def _click(self, player: int, button: ButtonName) -> None:
+    def _click(self, player: Player, button: ButtonName) -> None:
         assert self.buttons is not None
         self.buttons.click(player, button)
 
-    def _hold(self, player: int, button: ButtonName) -> None:
+    def _hold(self, player: Player, button: ButtonName) -> None:
         """Press and keep the button down: :meth:`_let_go` lets it up once it is held."""
         assert self.buttons is not None
         self.buttons.press(player, button)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bgpi.base.geometry import Geometry
-from bgpi.base.words import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName
+from bgpi.base.words import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName, Player
 from bgpi.hal.api import Event
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import ManualClock, SimBoard, SimButtons, SimPixels
@@ -64,7 +64,7 @@ class SimOptions:
     settle: float = DEFAULT_SETTLE
     long_press: float = LONG_PRESS
     accept_illegal: bool = True
-    hints: frozenset[int] = frozenset()  # the players who may ask for a hint
+    hints: frozenset[Player] = frozenset()  # the players who may ask for a hint
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ class SimTable:
         self.pixels = SimPixels(ledmap.length)
         self.journal = journal if journal is not None else MemoryJournal()
         self._events: deque[Event] = deque()
-        self.seats: dict[int, SimSeat] = {}
+        self.seats: dict[Player, SimSeat] = {}
         self.advise: Advise | None = None  # who answers a hint asked for here
         self._hint_asks: deque[HintRequest] = deque()
         # Answers that come from other threads (an engine thinking off the page's loop), taken
@@ -224,11 +224,11 @@ class SimTable:
         self.board.setup(layout)
         self.advance()
 
-    def lift(self, zone: int, colour: int | None = None) -> None:
+    def lift(self, zone: int, colour: Player | None = None) -> None:
         self.board.lift(zone, colour)
         self.advance()
 
-    def place(self, zone: int, colour: int) -> None:
+    def place(self, zone: int, colour: Player) -> None:
         self.board.place(zone, colour)
         self.advance()
 
@@ -240,32 +240,32 @@ class SimTable:
         self.board.straighten(zone)
         self.advance()
 
-    def press(self, player: int, button: ButtonName, hold: float = 0.05) -> None:
+    def press(self, player: Player, button: ButtonName, hold: float = 0.05) -> None:
         self.buttons.press(player, button)
         self.advance(hold)
         self.buttons.release(player, button)
         self.advance()
 
-    def roll(self, player: int) -> None:
+    def roll(self, player: Player) -> None:
         self.press(player, ROLL)
 
-    def cube(self, player: int) -> None:
+    def cube(self, player: Player) -> None:
         self.press(player, CUBE)
 
     # -- hands, in the mover's numbering ------------------------------------------------
 
-    def make_move(self, player: int, move: Move) -> None:
+    def make_move(self, player: Player, move: Move) -> None:
         """Move one checker as a hand would: the blot first to the bar when it hits."""
         if move.hit:
-            self.board.lift(zone_of(player, move.dst), 1 - player)
-            self.board.place(zone_of(1 - player, BAR), 1 - player)
+            self.board.lift(zone_of(player, move.dst), player.other)
+            self.board.place(zone_of(player.other, BAR), player.other)
             self.advance()
         self.board.lift(zone_of(player, move.src), player)
         if move.dst != OFF or self.geometry.tray_slots:
             self.board.place(zone_of(player, move.dst), player)
         self.advance()
 
-    def make_play(self, player: int, moves: tuple[Move, ...]) -> None:
+    def make_play(self, player: Player, moves: tuple[Move, ...]) -> None:
         for move in moves:
             self.make_move(player, move)
 

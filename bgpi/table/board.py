@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.rules import Move, Position, apply_move
 from bgpi.sensing.board import BoardDiff, Observation, check_board
 
 
-def white_view(position: Position, mover: int | None) -> Position:
+def white_view(position: Position, mover: Player | None) -> Position:
     """White's view of the mover's view of ``position``, and back: the same swap (none
     before anyone is on roll)."""
     return position.swap() if mover == BLACK else position
 
 
 def steps_of(
-    start: Position, moves: tuple[Move, ...], mover: int | None
+    start: Position, moves: tuple[Move, ...], mover: Player | None
 ) -> tuple[Position, ...] | None:
     """The positions (White's view) ``moves`` of ``mover`` pass through from ``start``
     (White's view), ``start`` first; None if a move cannot be made."""

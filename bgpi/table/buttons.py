@@ -82,7 +82,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.i18n import N_
-from bgpi.base.words import CUBE, PLAYERS, ROLL, ButtonName, Player
+from bgpi.base.words import CUBE, PLAYERS, ROLL, WHITE, ButtonName, Player
 from bgpi.journal.records import Seat
 from bgpi.lights.scene import Meaning
 from bgpi.rules.errors import IllegalCubeActionError
@@ -155,10 +155,10 @@ SEAT_INTENTS: Final = frozenset(
 )
 """What a seat that is not a person here may decide (it gives its play as moves instead)."""
 
-Guard = Callable[["Table", int], bool]
+Guard = Callable[["Table", Player], bool]
 
 
-def _always(table: Table, player: int) -> bool:
+def _always(table: Table, player: Player) -> bool:
     return True
 
 
@@ -175,21 +175,21 @@ class Row:
     when: Guard = _always
 
 
-def _opening_die_due(table: Table, player: int) -> bool:
+def _opening_die_due(table: Table, player: Player) -> bool:
     return table.opening[player] is None
 
 
-def _board_ready(table: Table, player: int) -> bool:
+def _board_ready(table: Table, player: Player) -> bool:
     """A person rolls or doubles only once the board shows the position (a seat elsewhere
     decides on the position itself, and the hands here then make its play)."""
     return table.seats[player] is not Seat.PERSON or table.board_ok()
 
 
-def _may_double(table: Table, player: int) -> bool:
+def _may_double(table: Table, player: Player) -> bool:
     return _board_ready(table, player) and table.match.may_double(player)
 
 
-def _may_beaver(table: Table, player: int) -> bool:
+def _may_beaver(table: Table, player: Player) -> bool:
     try:
         table.match.beaver()  # the rules say whether a beaver is allowed here
     except IllegalCubeActionError:
@@ -209,15 +209,15 @@ def _complete_moves(table: Table) -> bool | None:
     return bool(at.tracker.node(reading.nodes[0]).moves)
 
 
-def _played(table: Table, player: int) -> bool:
+def _played(table: Table, player: Player) -> bool:
     return _complete_moves(table) is True
 
 
-def _cannot_move(table: Table, player: int) -> bool:
+def _cannot_move(table: Table, player: Player) -> bool:
     return _complete_moves(table) is False
 
 
-def _illegal_may_end(table: Table, player: int) -> bool:
+def _illegal_may_end(table: Table, player: Player) -> bool:
     return _wrong(table) and table.config.accept_illegal and not _against_remote(table, player)
 
 
@@ -226,7 +226,7 @@ def _wrong(table: Table) -> bool:
     return isinstance(at, Moving) and at.reading is not None and at.reading.kind is Kind.WRONG
 
 
-def _against_remote(table: Table, player: int) -> bool:
+def _against_remote(table: Table, player: Player) -> bool:
     """Whether an illegal play of ``player``'s can only be corrected, never accepted: against
     a remote board, whose hands could not make a position its rules refuse and whose person
     cannot see this board to judge it (as online servers do, only legal plays are sent)."""
@@ -240,7 +240,7 @@ def illegal_refused(table: Table) -> bool:
     return turn is not None and _wrong(table) and _against_remote(table, turn)
 
 
-def unseen_lit(table: Table, player: int = 0) -> bool:
+def unseen_lit(table: Table, player: Player = WHITE) -> bool:
     """A guided play lights a move the sensors cannot see, and the board shows the step it
     leads to (which reads as the step before it): only the hands can say it is made."""
     at, seen = table.at, table.observation
@@ -249,11 +249,11 @@ def unseen_lit(table: Table, player: int = 0) -> bool:
     return shows(seen, at.steps[at.done + 1], table.config.caps)
 
 
-def _hints(table: Table, player: int) -> bool:
+def _hints(table: Table, player: Player) -> bool:
     return player in table.config.hints
 
 
-def _play_hint(table: Table, player: int) -> bool:
+def _play_hint(table: Table, player: Player) -> bool:
     """Hints on, the roll's first checker not moved (the tracker at the turn's start, or
     not read yet) and a move to make."""
     at = table.at
@@ -265,7 +265,7 @@ def _play_hint(table: Table, player: int) -> bool:
     return not at.tracker.node(0).complete
 
 
-def _readable(table: Table, player: int) -> bool:
+def _readable(table: Table, player: Player) -> bool:
     return isinstance(table.at, Illegal) and table.at.after is not None
 
 
@@ -348,16 +348,16 @@ ROWS: Final = (
 )  # fmt: skip
 
 
-def _whose(row: Row, table: Table) -> tuple[int, ...]:
+def _whose(row: Row, table: Table) -> tuple[Player, ...]:
     turn = table.match.turn
     if row.who is Who.EITHER:
         return PLAYERS
     if turn is None:
         return ()
-    return (turn,) if row.who is Who.ON_ROLL else (Player(turn).other,)
+    return (turn,) if row.who is Who.ON_ROLL else (turn.other,)
 
 
-def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[int, Row], ...]:
+def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[Player, Row], ...]:
     """The rows that apply now, each with the player whose button it is, in table order:
     only the buttons of people at this board, unless ``people_only`` is False. While the
     sensors are down no person's press acts (:meth:`~bgpi.table.core.Table._press`), so
@@ -373,7 +373,7 @@ def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[int, R
     )
 
 
-def rows_of(table: Table, player: int, button: str) -> dict[Hold, Row]:
+def rows_of(table: Table, player: Player, button: ButtonName) -> dict[Hold, Row]:
     """What ``player``'s ``button`` does now, short and held (whatever the seat: the caller
     knows who may press)."""
     return {
@@ -383,7 +383,7 @@ def rows_of(table: Table, player: int, button: str) -> dict[Hold, Row]:
     }
 
 
-def intents_of(table: Table, player: int) -> frozenset[Intent]:
+def intents_of(table: Table, player: Player) -> frozenset[Intent]:
     """What ``player`` may want now, whatever the seat and the button."""
     return frozenset(
         row.intent for who, row in active_rows(table, people_only=False) if who == player

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from bgpi.base.i18n import _
-from bgpi.base.words import ROLL, Player
+from bgpi.base.words import ROLL, ButtonName, Player
 from bgpi.journal.records import (
     PEOPLE,
     GameEnded,
@@ -82,8 +82,8 @@ from bgpi.table.seats import Chosen, Decided, waiting
 class Held:
     """A button down since ``since``; ``waiting`` if it acts on release (short or held)."""
 
-    player: int
-    button: str
+    player: Player
+    button: ButtonName
     since: float
     waiting: bool
 
@@ -189,13 +189,13 @@ class Table:
         """The player on roll; a :class:`~bgpi.table.errors.TableError` before anyone is."""
         if self.match.turn is None:
             raise TableError("nobody is on roll")
-        return Player(self.match.turn)
+        return self.match.turn
 
     @property
     def mover_view(self) -> Position:
         return self.mover_view_of(self.match.turn)
 
-    def mover_view_of(self, player: int | None) -> Position:
+    def mover_view_of(self, player: Player | None) -> Position:
         return white_view(self.position, player)
 
     # -- events -----------------------------------------------------------------------------
@@ -287,7 +287,7 @@ class Table:
     def commit(self, moves: tuple[Move, ...], after: Position) -> Step:
         """The play ``moves`` of the player on roll, leading to ``after`` (the mover's
         view), journaled, with the end of the game it wins."""
-        mover = int(self.on_roll)  # the record holds the match's number, as it always has
+        mover = self.on_roll
         records: list[Record] = [Played.of(mover, moves)]
         result = game_result(after)
         if result is not None:
@@ -303,7 +303,7 @@ class Table:
             raise TableError(f"dice for player {event.player} drawn in phase {self.phase.value}")
         return Step(replace(self, at=Rolling(event.player, event.count, at)))
 
-    def _dice(self, player: int, dice: tuple[int, ...]) -> Step:
+    def _dice(self, player: Player, dice: tuple[int, ...]) -> Step:
         if isinstance(self.at, Rolling):  # drawn with another board: they came
             return replace(self, at=self.at.back)._dice(player, dice)
         if self.phase is Phase.OPENING and len(dice) == 1:
@@ -344,7 +344,7 @@ class Table:
         long = event.t - down.since >= self.config.long_press
         return table._press(player, button, Hold.HELD if long else Hold.SHORT)
 
-    def _press(self, player: int, button: str, hold: Hold) -> Step:
+    def _press(self, player: Player, button: ButtonName, hold: Hold) -> Step:
         if self.sensors_down:
             # The board cannot be read: its last reading may be stale, so no button decides
             # anything (no play, roll or cube) until the sensors answer again.
@@ -355,7 +355,7 @@ class Table:
             return self._refused_press(player, button)
         return self.intend(player, row.intent)
 
-    def _refused_press(self, player: int, button: str) -> Step:
+    def _refused_press(self, player: Player, button: ButtonName) -> Step:
         """A press that does nothing now (its light is dark): ROLL of the player on roll
         while moving says why the turn cannot end, on the page and in the log."""
         at, seen = self.at, self.observation
@@ -369,7 +369,7 @@ class Table:
         )
         return Step(replace(self, at=replace(at, said=Said(mistake))), refused=why)
 
-    def intend(self, player: int, intent: Intent) -> Step:
+    def intend(self, player: Player, intent: Intent) -> Step:
         """Do what ``player`` wants, as a press of theirs would (checked by its caller)."""
         return intents.intend(self, player, intent)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bgpi.base.words import ButtonName, Player, check_colour
 from bgpi.journal.records import Record
 from bgpi.rules import MatchRules
 from bgpi.sensing.board import Observation
@@ -37,19 +38,25 @@ class Tick:
 class Press:
     """``player``'s ``button`` went down (``pressed``) or up at time ``t``."""
 
-    player: int
-    button: str
+    player: Player
+    button: ButtonName
     pressed: bool
     t: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", check_colour(self.player, "player"))
 
 
 @dataclass(frozen=True, slots=True)
 class DiceRolled:
     """The dice the shell rolled for ``player`` when a step asked for them."""
 
-    player: int
+    player: Player
     dice: tuple[int, ...]
     t: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", check_colour(self.player, "player"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +64,12 @@ class DiceDrawing:
     """The dice asked for ``player`` are being drawn with another board: they come later,
     as :class:`DiceRolled`; until then the table decides nothing."""
 
-    player: int
+    player: Player
     count: int
     t: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", check_colour(self.player, "player"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +88,11 @@ Event = Seen | Tick | Press | DiceRolled | DiceDrawing | Fault | Decided | Chose
 class DiceRequest:
     """Roll ``count`` dice for ``player``: one die in the opening roll, else two."""
 
-    player: int
+    player: Player
     count: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", check_colour(self.player, "player"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +126,8 @@ class TableConfig:
     # None: the last match's rules. The shell rebuilds the table's config between matches,
     # so a config edited mid-match takes effect for the next match only.
     next_match: MatchRules | None = None
-    # The players (0 White, 1 Black) who may ask the engine for a hint at the board.
-    hints: frozenset[int] = frozenset()
+    # The players who may ask the engine for a hint at the board.
+    hints: frozenset[Player] = frozenset()
 
 
 def chain(first: Step, second: Step) -> Step:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bgpi.base.words import WHITE
+from bgpi.base.words import WHITE, Player
 from bgpi.journal.records import ResignOffered, Seat
 from bgpi.rules import Position, legal_plays
 from bgpi.sensing.board import Observation, observe
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bgpi.table.core import Table
 
 
-def refuse(table: Table, player: int, why: str) -> Step:
+def refuse(table: Table, player: Player, why: str) -> Step:
     """An answer of ``player``'s seat the table cannot take now, and why."""
     return Step(table, refused=f"{table.names[player]}'s seat: {why}")
 

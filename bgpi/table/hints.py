@@ -22,6 +22,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.i18n import N_, _
+from bgpi.base.words import Player
 from bgpi.rules import Move, Position
 from bgpi.table.board import shows, steps_of
 from bgpi.table.phases import Phase
@@ -71,11 +72,11 @@ class Moment:
     """The decision a hint is about: while these are the same, the hint still holds."""
 
     phase: Phase
-    turn: int | None
+    turn: Player | None
     position: Position  # White's view
     dice: tuple[int, int] | None
     cube: int
-    owner: int | None
+    owner: Player | None
 
 
 def moment_of(table: Table) -> Moment:
@@ -87,7 +88,7 @@ def moment_of(table: Table) -> Moment:
 class HintRequest:
     """``player`` asks for a hint of ``kind`` about ``moment``."""
 
-    player: int
+    player: Player
     kind: HintKind
     moment: Moment
 
@@ -105,7 +106,7 @@ class Hinted:
     detail: str = ""
 
     @property
-    def player(self) -> int:
+    def player(self) -> Player:
         return self.request.player
 
     def words(self) -> str:

@@ -29,7 +29,7 @@ MOST_HITS: Final = 4  # a play is at most four moves, each hitting at most one b
 
 
 def read_illegal(
-    before: Position, observation: Observation, mover: int, caps: Sequence[int]
+    before: Position, observation: Observation, mover: Player, caps: Sequence[int]
 ) -> Position | None:
     """The position (the mover's view) the board shows after the mover's turn, or None when
     the switches cannot say it for certain."""
@@ -71,7 +71,7 @@ def _read(
     before: Position,
     opponent: tuple[int, ...],
     observation: Observation,
-    mover: int,
+    mover: Player,
     caps: Sequence[int],
 ) -> Position | None:
     """The position the board shows if the opponent's side is ``opponent``, or None if it
@@ -101,7 +101,7 @@ def _stacks_unclear(expected: Observation, observation: Observation, caps: Seque
 
 
 def _mover_side(
-    opponent: tuple[int, ...], observation: Observation, mover: int
+    opponent: tuple[int, ...], observation: Observation, mover: Player
 ) -> list[int] | None:
     """The mover's checkers: each zone less the opponent's (``opponent``, their side as the
     board would hold it)."""

@@ -73,7 +73,7 @@ class On(Generic[P]):
         return self.act(table, at, player)
 
 
-def intend(table: Table, player: int, intent: Intent) -> Step:
+def intend(table: Table, player: Player, intent: Intent) -> Step:
     """Do what ``player`` wants, as a press of theirs would (allowed by its row, which the
     caller checked)."""
     return _ON[intent](table, Player(player), intent)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Final
 
+from bgpi.base.words import Player
 from bgpi.rules import GameResult, MatchRules, Move, Position
 from bgpi.sensing.mistakes import Mistake
 from bgpi.sensing.tracker import Reading, TurnTracker
@@ -65,7 +66,7 @@ class Rolling:
     dice come later (a remote match's commit-reveal exchange) puts the table here."""
 
     kind: ClassVar[Phase] = Phase.ROLLING
-    player: int
+    player: Player
     count: int
     back: Opening | BeforeRoll
 

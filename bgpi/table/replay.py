@@ -144,7 +144,7 @@ def _rolled(table: Table, record: Rolled) -> Table:
     return _moving(replace(table, match=table.match.roll(record.dice)), record.player, record.dice)
 
 
-def _moving(table: Table, mover: int, dice: tuple[int, int]) -> Table:
+def _moving(table: Table, mover: Player, dice: tuple[int, int]) -> Table:
     """Dice rolled: the tracker prepares the turn once, for every observation to come."""
     tracker = TurnTracker(table.mover_view, dice, mover, table.config.caps)
     return replace(table, at=Moving(tracker)).read_board()

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from bgpi.base.words import Player
+from bgpi.base.words import PLAYERS, WHITE, Player
 from bgpi.journal.records import Seat
 from bgpi.rules import GameResult, Move
 from bgpi.table.buttons import Intent
@@ -86,7 +86,7 @@ class Ask(Enum):
 class DecisionRequest:
     """The table waits for ``player``'s seat (not a person here) to decide ``ask``."""
 
-    player: int
+    player: Player
     ask: Ask
 
 
@@ -94,7 +94,7 @@ class DecisionRequest:
 class Decided:
     """A non-person seat's decision: what a press of its player's button would have meant."""
 
-    player: int
+    player: Player
     intent: Intent
     t: float
     result: GameResult | None = None  # the level, for Intent.RESIGN (offered at once)
@@ -104,7 +104,7 @@ class Decided:
 class Chosen:
     """A non-person seat's play for the current roll, in the mover's numbering, in order."""
 
-    player: int
+    player: Player
     moves: tuple[Move, ...]
     t: float
 
@@ -123,12 +123,12 @@ def waiting(table: Table) -> DecisionRequest | None:
     """The decision the table waits for from a seat that is not a person here, if any."""
     at, turn = table.at, table.match.turn
     if isinstance(at, Opening):
-        due = [p for p in (0, 1) if at.dice[p] is None and table.seats[p] is not Seat.PERSON]
+        due = [p for p in PLAYERS if at.dice[p] is None and table.seats[p] is not Seat.PERSON]
         return DecisionRequest(due[0], Ask.OPENING_ROLL) if due else None
     if isinstance(at, Choosing):
         # Nobody here to press: the seats start the match as shown (a person chooses).
         alone = Seat.PERSON not in table.seats
-        return DecisionRequest(0, Ask.START) if alone else None
+        return DecisionRequest(WHITE, Ask.START) if alone else None
     ask = _ASKS.get(type(at))
     if turn is None or ask is None:
         return None
@@ -141,7 +141,7 @@ SeatAnswer = Intent | tuple[Move, ...] | GameResult
 the mover's numbering, in order) or, before its roll, the level it resigns."""
 
 
-def answered(player: int, answer: SeatAnswer, t: float) -> Decided | Chosen:
+def answered(player: Player, answer: SeatAnswer, t: float) -> Decided | Chosen:
     """``player``'s seat's answer as the event the table takes: a play is :class:`Chosen`, a
     level resigned ``Decided(player, Intent.RESIGN, t, level)``, a decision :class:`Decided`.
     One conversion for every shell (``bgpi run``'s engine thread, the simulator's seats), so

@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Final, Self, TypeVar
 
 from bgpi.base.i18n import _
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.engine import Engine
 from bgpi.engine.hints import Advisor
 from bgpi.engine.levels import Level
@@ -75,7 +76,7 @@ def new_session(
     seed: int,
     records: MatchStarted | list[Record] | Fresh | None = None,
     journal: JournalProtocol | None = None,
-    engines: Mapping[int, Engine] | None = None,
+    engines: Mapping[Player, Engine] | None = None,
     advisor: Advisor | None = None,
 ) -> SimSession:
     """A simulated table for ``config`` with seeded dice: a new match (``records`` a
@@ -183,8 +184,8 @@ def run_sim(
         fresh = replace(
             match or config.match_record(),
             seats=(
-                Seat.ENGINE if 0 in engines else Seat.PERSON,
-                Seat.ENGINE if 1 in engines else Seat.PERSON,
+                Seat.ENGINE if WHITE in engines else Seat.PERSON,
+                Seat.ENGINE if BLACK in engines else Seat.PERSON,
             ),
         )
         session = new_session(

@@ -34,7 +34,17 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.i18n import _
-from bgpi.base.words import BUTTONS, COLOUR_NAMES, CUBE, PLAYERS, ROLL, ZONES, ButtonName, zone_name
+from bgpi.base.words import (
+    BUTTONS,
+    COLOUR_NAMES,
+    CUBE,
+    PLAYERS,
+    ROLL,
+    ZONES,
+    ButtonName,
+    Player,
+    zone_name,
+)
 from bgpi.hal.errors import HalError
 from bgpi.journal.records import Seat
 from bgpi.lights.ledmap import LedMap
@@ -72,7 +82,7 @@ class SimSession:
         self.ledmap = ledmap
         self.style = style
         self.wall = wall
-        self.hand: list[tuple[int, int]] = []  # (colour, zone lifted from), in the order lifted
+        self.hand: list[tuple[Player, int]] = []  # (colour, zone lifted from), in the order lifted
         self._offset = sim.clock() - wall()
         self._table: Table | None = None
         self._seen: tuple[tuple[ZoneView, ...], tuple[tuple[int, int], ...]] | None = None
@@ -134,13 +144,13 @@ class SimSession:
 
     def _lift(self, message: Mapping[str, object]) -> None:
         zone = _zone(message)
-        colour = _optional(message, "colour", PLAYERS)
+        colour = None if message.get("colour") is None else _player(message, "colour")
         taken = self.sim.board.lift(zone, colour)
         self.hand.append((taken, zone))
 
     def _place(self, message: Mapping[str, object]) -> None:
         zone = _zone(message)
-        colour = _choice(message, "colour", PLAYERS)
+        colour = _player(message, "colour")
         held = next((i for i, (c, _origin) in enumerate(self.hand) if c == colour), None)
         if held is None:
             raise CommandError(
@@ -223,14 +233,14 @@ class SimSession:
             )
         return at
 
-    def _chooser(self) -> int:
+    def _chooser(self) -> Player:
         """Whose buttons the page presses to choose: a person's at this board."""
         people = [p for p in PLAYERS if self.sim.table.seats[p] is Seat.PERSON]
         if not people:
             raise CommandError(_("no person sits at this board: the seats start the match"))
         return people[0]
 
-    def _click(self, player: int, button: ButtonName) -> None:
+    def _click(self, player: Player, button: ButtonName) -> None:
         """A short press, each edge read by the table."""
         self.sim.buttons.press(player, button)
         self.sim.advance(0.0)
@@ -273,17 +283,17 @@ def _zone(message: Mapping[str, object]) -> int:
 def _choice(message: Mapping[str, object], name: str, allowed: tuple[int, ...]) -> int:
     value = message.get(name)
     # An int from the page's JSON (or a Player, an int too, from a test); never a bool.
-    if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         raise CommandError(f"{name} {value!r} is not one of {allowed[0]}-{allowed[-1]}")
     return value
 
 
-def _optional(message: Mapping[str, object], name: str, allowed: tuple[int, ...]) -> int | None:
-    return None if message.get(name) is None else _choice(message, name, allowed)
+def _player(message: Mapping[str, object], name: str) -> Player:
+    return Player(_choice(message, name, PLAYERS))
 
 
-def _button(message: Mapping[str, object]) -> tuple[int, ButtonName]:
-    player = _choice(message, "player", PLAYERS)
+def _button(message: Mapping[str, object]) -> tuple[Player, ButtonName]:
+    player = _player(message, "player")
     button = message.get("button")
     for name in BUTTONS:
         if button == name:

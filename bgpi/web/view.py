@@ -32,6 +32,7 @@ from bgpi.base.words import (
     TRAY_WHITE,
     WHITE,
     ZONES,
+    Player,
 )
 from bgpi.hal.sim import SimBoard
 from bgpi.journal.records import Record
@@ -129,7 +130,7 @@ def state_message(
     board: Iterable[ZoneView],
     records: Sequence[Record],
     *,
-    hand: Sequence[tuple[int, int]] = (),
+    hand: Sequence[tuple[Player, int]] = (),
     cues: Sequence[tuple[int, Cue]] = (),
 ) -> dict[str, object]:
     """Everything but the pixels. ``records`` are the current match's; ``hand`` the

@@ -52,14 +52,14 @@ def test_before_the_first_move_the_hint_is_the_engines_play() -> None:
 def test_before_the_roll_and_when_doubled_the_hint_is_the_cube() -> None:
     sim = opened()
     play = legal_plays(sim.table.mover_view, sim.match.dice or (6, 5))[0]
-    turn = sim.match.turn or 0
+    turn = sim.match.turn or WHITE
     sim.make_play(turn, play.moves)
     sim.roll(turn)  # end of turn
     assert sim.phase is Phase.BEFORE_ROLL
     given = hint(sim.table, Advisor())
     assert given is not None
-    assert (given.player, given.words) == (1 - turn, "advisor would double (Double, pass)")
-    sim.cube(1 - turn)
+    assert (given.player, given.words) == (turn.other, "advisor would double (Double, pass)")
+    sim.cube(turn.other)
     assert sim.phase is Phase.DOUBLED
     given = hint(sim.table, Advisor())
     assert given is not None

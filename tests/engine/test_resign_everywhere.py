@@ -40,7 +40,7 @@ def test_gnubg_resigns_a_lost_game_in_the_demo(tmp_path: Path) -> None:
     offers = [r for r in records if isinstance(r, ResignOffered)]
     ends = [r for r in records if isinstance(r, GameEnded)]
     assert offers and ends[-1].resigned  # resigned, and journaled
-    assert ends[-1].winner == 1 - offers[-1].player
+    assert ends[-1].winner == offers[-1].player.other
     assert sim.match.score[ends[-1].winner] == 1 and sim.phase is Phase.MATCH_OVER
 
 

@@ -67,6 +67,10 @@ class Table:
     def mover_view_of(self, player: int) -> Position:
         return Position.initial()
 
+    @property
+    def mover_view(self) -> Position:
+        return Position.initial()
+
 
 @pytest.mark.parametrize(
     ("rules", "answer", "intent"),
@@ -82,7 +86,7 @@ def test_a_double_is_answered_as_the_engine_says(
 ) -> None:
     match = Match.new(rules.rules()).opening_roll(3, 1).end_turn().double()
     seat = EngineSeat(Cube(answer), lambda _: None)
-    asked = DecisionRequest(1 - match.turn if match.turn is not None else 1, Ask.CUBE)
+    asked = DecisionRequest(match.decider(), Ask.CUBE)
     assert seat(asked, Table(match)) is intent  # type: ignore[arg-type]
 
 

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
+from bgpi.base.i18n import TRANSLATED
 from tests.i18n.catalogues import load
 
 catalogues = load()
 
 
-@pytest.mark.parametrize("language", ["fi", "sv", "nb"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_every_marked_message_is_translated(language: str) -> None:
     messages = catalogues.marked()
     assert len(messages) > 1

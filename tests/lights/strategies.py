@@ -9,16 +9,16 @@ from hypothesis import strategies as st
 from bgpi.base.words import RGB, ZONES
 from bgpi.lights import (
     AREAS,
-    BUTTON_MEANINGS,
     DEFAULT_PALETTE,
     PHASES,
+    Alert,
     LedMap,
+    Meaning,
     Scene,
     Style,
     render,
 )
 from bgpi.lights.marks import Target
-from bgpi.lights.scene import ALERTS
 
 zones = st.integers(min_value=1, max_value=28)
 zone_sets = st.frozensets(zones, max_size=6)
@@ -50,7 +50,7 @@ def scenes(draw: st.DrawFn) -> Scene:
     buttons = draw(
         st.dictionaries(
             st.tuples(players, st.sampled_from(("roll", "cube"))),
-            st.sampled_from(BUTTON_MEANINGS),
+            st.sampled_from(Meaning),
             max_size=4,
         )
     )
@@ -74,7 +74,7 @@ def scenes(draw: st.DrawFn) -> Scene:
         score=(draw(st.integers(0, 40)), draw(st.integers(0, 40))),
         length=draw(st.sampled_from((0, 1, 3, 5, 7, 11, 15, 16, 17, 25, 64))),
         prompts=tuple((p, b, m) for (p, b), m in sorted(buttons.items())),
-        alert=draw(st.none() | st.sampled_from(ALERTS)),
+        alert=draw(st.none() | st.sampled_from(Alert)),
         winner=draw(st.none() | players),
     )
 

@@ -15,8 +15,7 @@ from hypothesis import given
 
 import bgpi.lights
 from bgpi.base.words import BAR_BLACK, TRAY_WHITE
-from bgpi.lights import BUTTON_MEANINGS, DEFAULT_PALETTE, PATTERNS, Pattern, Scene, compose
-from bgpi.lights.scene import ALERTS
+from bgpi.lights import DEFAULT_PALETTE, PATTERNS, Alert, Meaning, Pattern, Scene, compose
 
 from .strategies import levels, on_off, scenes
 
@@ -57,7 +56,7 @@ def test_every_zone_meaning_has_its_own_on_off_timeline(zone: int, pixels: int) 
 def test_every_button_meaning_has_its_own_blink_even_on_one_pixel() -> None:
     timelines = {
         meaning: on_off(Scene(prompts=((0, "cube", meaning),)), "button.white.cube")
-        for meaning in BUTTON_MEANINGS
+        for meaning in Meaning
     }
     assert all(len(line[0]) == 1 for line in timelines.values())  # one pixel per button
     _assert_distinct(timelines)
@@ -65,7 +64,7 @@ def test_every_button_meaning_has_its_own_blink_even_on_one_pixel() -> None:
 
 def test_every_alert_and_the_turn_light_differ_on_the_turn_light() -> None:
     timelines = {"turn": on_off(Scene(turn=0), "turn.white")}
-    for alert in ALERTS:
+    for alert in Alert:
         timelines[alert.replace(" ", "-")] = on_off(
             Scene(turn=0, alert=alert, winner=0), "turn.white"
         )
@@ -133,8 +132,8 @@ def test_every_palette_entry_is_used_by_some_scene() -> None:
         ),
         Scene(turn=1, dice=(2, 1), cube_available=False),
         Scene(cube_value=2, cube_owner=0),
-        *(Scene(turn=0, alert=alert) for alert in ALERTS),
-        *(Scene(prompts=((0, "roll", meaning),)) for meaning in BUTTON_MEANINGS),
+        *(Scene(turn=0, alert=alert) for alert in Alert),
+        *(Scene(prompts=((0, "roll", meaning),)) for meaning in Meaning),
     ]
     used = {mark.colour for scene in examples for mark in compose(scene)}
     assert used == set(DEFAULT_PALETTE)

@@ -8,11 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgpi.base.words import BAR_WHITE, RGB, ZONES
+from bgpi.base.words import BAR_WHITE, BLACK, RGB, WHITE, ZONES
 from bgpi.lights import (
     AREAS,
     PHASES,
+    Alert,
     LedMap,
+    Meaning,
     PowerBudgetError,
     Scene,
     Style,
@@ -327,15 +329,17 @@ def test_the_score_is_a_bar_with_the_goal_marked() -> None:
 
 
 def test_buttons_turn_and_alerts() -> None:
-    scene = Scene(turn=0, prompts=((1, "cube", "take"), (0, "roll", "roll")))
+    scene = Scene(
+        turn=WHITE, prompts=((BLACK, "cube", Meaning.TAKE), (WHITE, "roll", Meaning.ROLL))
+    )
     frame = render(scene, DEFAULT_MAP, STYLE, 0.0)
     assert frame[DEFAULT_MAP.pixels("button.black.cube")[0]] == STYLE.shade("take")
     assert frame[DEFAULT_MAP.pixels("button.white.roll")[0]] == STYLE.shade("roll")
     assert lit(frame, DEFAULT_MAP.pixels("button.white.cube")) == set()
     assert {frame[p] for p in DEFAULT_MAP.pixels("turn.white")} == {STYLE.shade("white")}
     assert lit(frame, DEFAULT_MAP.pixels("turn.black")) == set()
-    wrong = Scene(turn=0, alert="wrong")
+    wrong = Scene(turn=WHITE, alert=Alert.WRONG)
     assert frames_of(wrong, "turn.white") == frames_of(wrong, "turn.black") == [[0, 1], []] * 4
-    over = Scene(alert="match over", winner=1)
+    over = Scene(alert=Alert.MATCH_OVER, winner=BLACK)
     assert frames_of(over, "turn.white") == [[]] * PHASES
     assert frames_of(over, "turn.black") == [[0], [0], [1], [1]] * 2

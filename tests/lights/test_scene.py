@@ -4,7 +4,8 @@ from typing import Any
 
 import pytest
 
-from bgpi.lights import Scene, SceneError
+from bgpi.base.words import BLACK, WHITE
+from bgpi.lights import Meaning, Scene, SceneError
 
 
 def test_the_default_scene_is_a_quiet_money_game() -> None:
@@ -21,10 +22,12 @@ def test_the_default_scene_is_a_quiet_money_game() -> None:
 
 
 def test_prompt_reads_a_buttons_meaning() -> None:
-    scene = Scene(turn=1, prompts=((1, "roll", "end turn"), (0, "cube", "take")))
-    assert scene.prompt(1, "roll") == "end turn"
-    assert scene.prompt(0, "cube") == "take"
-    assert scene.prompt(0, "roll") is None
+    scene = Scene(
+        turn=BLACK, prompts=((BLACK, "roll", Meaning.END_TURN), (WHITE, "cube", Meaning.TAKE))
+    )
+    assert scene.prompt(BLACK, "roll") is Meaning.END_TURN
+    assert scene.prompt(WHITE, "cube") is Meaning.TAKE
+    assert scene.prompt(WHITE, "roll") is None
 
 
 @pytest.mark.parametrize(
@@ -49,15 +52,17 @@ def test_prompt_reads_a_buttons_meaning() -> None:
         ({"cube_value": 0}, "cube_value 0 is not a power of two"),
         ({"score": (-1, 0)}, "score .* is not two counts of points"),
         ({"length": -3}, "length -3 is not a match length"),
-        ({"prompts": ((0, "doubling", "double"),)}, "names button 'doubling', not one of"),
-        ({"prompts": ((0, "cube", "redouble"),)}, "means 'redouble', not one of roll, double"),
-        ({"prompts": ((2, "cube", "take"),)}, "a prompt's player is 2"),
-        ({"prompts": ((None, "cube", "take"),)}, "names no player"),
+        ({"prompts": ((0, "doubling", Meaning.DOUBLE),)}, "names button 'doubling', not one of"),
+        ({"prompts": ((0, "cube", "redouble"),)}, "means 'redouble', not a Meaning .Meaning.ROLL"),
+        ({"prompts": ((0, "cube", "take"),)}, "means 'take', not a Meaning"),
+        ({"prompts": ((2, "cube", Meaning.TAKE),)}, "a prompt's player is 2"),
+        ({"prompts": ((None, "cube", Meaning.TAKE),)}, "names no player"),
         (
-            {"prompts": ((0, "roll", "roll"), (0, "roll", "next"))},
+            {"prompts": ((0, "roll", Meaning.ROLL), (0, "roll", Meaning.NEXT))},
             "white's roll button is prompted twice",
         ),
-        ({"alert": "oops"}, "alert 'oops' is not one of"),
+        ({"alert": "oops"}, r"alert 'oops' is not an Alert \(Alert.WRONG, Alert.NO_MOVE"),
+        ({"alert": "wrong"}, "alert 'wrong' is not an Alert"),
     ],
 )
 def test_a_scene_that_cannot_be_shown_is_refused_naming_the_field(

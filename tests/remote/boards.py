@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bgpi.base.words import Player
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import MatchStarted, Record
 from bgpi.journal.store import Journal
@@ -79,13 +80,13 @@ class Board:
 class Peer:
     """A board's side of the protocol driven by the test, on the real broker."""
 
-    def __init__(self, url: str, side: int, match: MatchStarted, code: str = CODE) -> None:
+    def __init__(self, url: str, side: Player, match: MatchStarted, code: str = CODE) -> None:
         self.pairing = Pairing(code)
         self.session = Session(self.pairing, side, match)
         self.transport = Transport(
             Broker.parse(url),
             client_id=self.pairing.client_id(side),
-            topics=(self.pairing.topic(1 - side),),
+            topics=(self.pairing.topic(side.other),),
         ).open()
 
     def send(self, body: Body) -> None:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import MatchStarted, OpeningRolled, Played
 from bgpi.remote.broker import Broker
 from bgpi.remote.browser import RemoteSimSession
@@ -34,16 +34,17 @@ def until(session: RemoteSimSession, done: Callable[[], bool], what: str) -> Non
         time.sleep(0.02)
 
 
-def press(session: RemoteSimSession, player: int, button: str) -> None:
+def press(session: RemoteSimSession, player: Player, button: str) -> None:
     for kind in ("press", "release"):
         session.command({"type": kind, "player": player, "button": button})
 
 
-def hand_move(session: RemoteSimSession, player: int, move: Move) -> None:
+def hand_move(session: RemoteSimSession, player: Player, move: Move) -> None:
     """One checker moved with the page's hands (a blot hit goes to the bar first)."""
     if move.hit:
-        session.command({"type": "lift", "zone": zone_of(player, move.dst), "colour": 1 - player})
-        session.command({"type": "place", "zone": zone_of(1 - player, BAR), "colour": 1 - player})
+        hit = player.other
+        session.command({"type": "lift", "zone": zone_of(player, move.dst), "colour": hit})
+        session.command({"type": "place", "zone": zone_of(hit, BAR), "colour": hit})
     session.command({"type": "lift", "zone": zone_of(player, move.src), "colour": player})
     if move.dst != OFF:
         session.command({"type": "place", "zone": zone_of(player, move.dst), "colour": player})

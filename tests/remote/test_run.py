@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bgpi.base.words import BLACK, CUBE, ROLL, WHITE, ButtonName
+from bgpi.base.words import BLACK, CUBE, ROLL, WHITE, ButtonName, Player
 from bgpi.cli import main
 from bgpi.hal.dice import SeededDice
 from bgpi.hal.sim import SimBoard, SimButtons, SimPixels
@@ -142,14 +142,14 @@ class Hands:
             return [self._click(WHITE, ROLL)]  # roll, never double, take, the play shown
         return [self._click(WHITE, ROLL)] if phase is Phase.RESIGN_OFFERED else []
 
-    def _click(self, player: int, button: ButtonName) -> Step:
+    def _click(self, player: Player, button: ButtonName) -> Step:
         return lambda: self.buttons.click(player, button)
 
-    def _move(self, player: int, move: Move) -> Step:
+    def _move(self, player: Player, move: Move) -> Step:
         def step() -> None:
             if move.hit:
-                self.board.lift(zone_of(player, move.dst), 1 - player)
-                self.board.place(zone_of(1 - player, BAR), 1 - player)
+                self.board.lift(zone_of(player, move.dst), player.other)
+                self.board.place(zone_of(player.other, BAR), player.other)
             self.board.lift(zone_of(player, move.src), player)
             if move.dst != OFF:
                 self.board.place(zone_of(player, move.dst), player)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bgpi.base.geometry import Geometry
+from bgpi.base.words import WHITE, Player
 from bgpi.hal.api import SensorEvent
 from bgpi.hal.sim import SimBoard
 from bgpi.rules import BAR, OFF, Move, Play, Position, apply_move, legal_moves
@@ -19,10 +20,10 @@ SETTLE = 0.04
 TICK = 0.005
 
 
-def layout(pos: Position, mover: int, geometry: Geometry) -> dict[int, tuple[int, int]]:
+def layout(pos: Position, mover: Player, geometry: Geometry) -> dict[int, tuple[Player, int]]:
     """{zone: (colour, count)} for a position, the mover being ``mover``."""
-    board: dict[int, tuple[int, int]] = {}
-    for colour, side in ((mover, pos.player), (1 - mover, pos.opponent)):
+    board: dict[int, tuple[Player, int]] = {}
+    for colour, side in ((mover, pos.player), (mover.other, pos.opponent)):
         for index, count in enumerate(side):
             zone = zone_of(colour, index)
             if count and (index != OFF or geometry.tray_slots):
@@ -30,15 +31,15 @@ def layout(pos: Position, mover: int, geometry: Geometry) -> dict[int, tuple[int
     return board
 
 
-def position_on(board: SimBoard, mover: int) -> Position | None:
+def position_on(board: SimBoard, mover: Player) -> Position | None:
     """The position the checkers on ``board`` really stand in (None if it is no position:
     two colours on a point, a checker on the wrong bar)."""
     sides = []
-    for colour in (mover, 1 - mover):
+    for colour in (mover, mover.other):
         side = [0] * 26
         for index in range(1, BAR + 1):
             side[index] = board.checkers(zone_of(colour, index)).count(colour)
-        if board.checkers(zone_of(1 - colour, BAR)).count(colour):
+        if board.checkers(zone_of(colour.other, BAR)).count(colour):
             return None
         side[OFF] = 15 - sum(side)
         sides.append(tuple(side))
@@ -54,7 +55,7 @@ class Turn:
 
     start: Position
     roll: tuple[int, int]
-    mover: int = 0
+    mover: Player = WHITE
     geometry: Geometry = field(default_factory=Geometry.default)
     bounce: float = 0.0
     jitter: float = 0.0
@@ -125,11 +126,11 @@ class Turn:
 
     def lift_blot(self, index: int) -> Reading:
         """Lift the opponent's checker on the mover's point ``index``."""
-        self.board.lift(self.mover_zone(index), 1 - self.mover)
+        self.board.lift(self.mover_zone(index), self.mover.other)
         return self.wait()
 
     def blot_to_bar(self) -> Reading:
-        self.board.place(zone_of(1 - self.mover, BAR), 1 - self.mover)
+        self.board.place(zone_of(self.mover.other, BAR), self.mover.other)
         return self.wait()
 
     def _landing(self, index: int) -> int | None:
@@ -153,7 +154,7 @@ class Turn:
             self.blot_to_bar()
         if move.hit and style == 2:  # both hands: the hitter and the blot lifted together
             board.lift(src, mover)
-            board.lift(self.mover_zone(move.dst), 1 - mover)
+            board.lift(self.mover_zone(move.dst), mover.other)
             self.wait()
             assert dst is not None
             board.place(dst, mover)

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from bgpi.base.geometry import Geometry
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.rules import Move, Play, Position, apply_move, legal_plays
 from bgpi.sensing import tracker as tracker_module
 from bgpi.sensing.board import capacities, observe
@@ -17,7 +17,7 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 GEOMETRIES = [Geometry.default(), Geometry.default(point_slots=2)]
 
 
-def turns(seed: int, count: int) -> list[tuple[Position, tuple[int, int], int]]:
+def turns(seed: int, count: int) -> list[tuple[Position, tuple[int, int], Player]]:
     rng = random.Random(seed)
     return [
         (pos, rng.choice(ROLLS), rng.choice((WHITE, BLACK))) for pos in random_positions(rng, count)
@@ -27,7 +27,7 @@ def turns(seed: int, count: int) -> list[tuple[Position, tuple[int, int], int]]:
 @pytest.mark.parametrize("geometry", GEOMETRIES, ids=["default", "two slots"])
 def test_the_start_reads_the_same_before_and_after_the_tree_is_built(geometry: Geometry) -> None:
     caps = capacities(geometry)
-    for start, roll, mover in [*turns(1, 150), (Position.from_id("AACAkCRJqqoAAA"), (1, 1), 0)]:
+    for start, roll, mover in [*turns(1, 150), (Position.from_id("AACAkCRJqqoAAA"), (1, 1), WHITE)]:
         lazy = TurnTracker(start, roll, mover, caps)
         first = lazy.read(observe(start, mover, caps))
         root = lazy.node(0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from bgpi.base.words import Player
 from bgpi.journal.records import (
     CubeAction,
     GameEnded,
@@ -74,11 +75,11 @@ class _Player:
             self.match = self.match.end_turn()
             pos = play.result.swap()
 
-    def cube_turn(self, player: int) -> bool:
+    def cube_turn(self, player: Player) -> bool:
         """Maybe double, and have the other player answer; True if the game ended."""
         if not self.match.may_double(player) or self.rng.random() >= self.double_rate:
             return False
-        other = 1 - player
+        other = player.other
         self.records.append(CubeAction(player, "double"))
         self.match = self.match.double()
         answer = self.rng.random()

@@ -22,7 +22,7 @@ import pytest
 from bgpi.journal.records import GameStarted, MatchStarted, OpeningRolled, Rolled
 from bgpi.journal.store import JOURNAL_NAME, Journal
 from bgpi.lights.render import render
-from bgpi.lights.scene import FAULT, Scene
+from bgpi.lights.scene import Alert, Scene
 from bgpi.service.app import App
 from bgpi.service.config import Config
 from tests.shell.matches import play_match
@@ -211,7 +211,7 @@ def test_run_shows_the_fault_on_the_leds_and_fails_when_stopped(tmp_path: Path) 
         app.stop.set()
         thread.join(30)
     assert result == [1]
-    fault = {render(Scene(alert=FAULT), config.ledmap, config.style, t / 8) for t in range(8)}
+    fault = {render(Scene(alert=Alert.FAULT), config.ledmap, config.style, t / 8) for t in range(8)}
     shown = list(hardware.pixels.frames)
     assert set(shown[:-1]) <= fault  # the fault's blink, and nothing else
     assert shown[-1] == ((0, 0, 0),) * config.ledmap.length  # dark once stopped

@@ -322,7 +322,7 @@ def expected_actions(records: Sequence[Record]) -> list[list[GnubgAction]]:
             games[-1].append(("move", _side(record.player), tuple(sorted(dice)), moves))
         elif isinstance(record, CubeAction) and record.action == "beaver":
             games[-1].append(("double", _side(record.player)))
-            games[-1].append(("take", _side(1 - record.player)))
+            games[-1].append(("take", _side(record.player.other)))
         elif isinstance(record, CubeAction):
             games[-1].append((record.action, _side(record.player)))
     return games

@@ -138,7 +138,7 @@ def test_a_hit_is_heard_when_the_hit_checker_reaches_the_bar() -> None:
     ][:1]
     move = play.moves[0]
     before = len(told)
-    other = 1 - mover
+    other = mover.other
     src, dst = zone_of(mover, move.src), zone_of(mover, move.dst)
     sim.board.lift(src, mover)
     sim.board.place(dst, mover)  # two checkers on the point: the hit is not made yet

@@ -4,6 +4,7 @@ decide nothing, and the game goes on from the board as read once they are back."
 from bgpi.base.words import WHITE
 from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import Played
+from bgpi.lights import Alert
 from bgpi.present.status import status
 from bgpi.table import Phase
 from tests.table.test_play import opened
@@ -18,7 +19,7 @@ def test_no_play_is_committed_while_the_sensors_are_down() -> None:
     before = list(sim.driver.log)
     sim.board.fail("reading the sensor chain failed")
     sim.advance()
-    assert sim.table.sensors_down and sim.scene.alert == "fault"
+    assert sim.table.sensors_down and sim.scene.alert is Alert.FAULT
     # The companion page says so.
     assert status(sim.table, sim.scene) == (
         "The sensors stopped answering (reading the sensor chain failed): nothing is decided "

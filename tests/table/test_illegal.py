@@ -11,6 +11,7 @@ import pytest
 from bgpi.base.words import BAR_BLACK, BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import IllegalAccepted, MatchStarted, Rolled
+from bgpi.lights import Alert
 from bgpi.present.status import status
 from bgpi.rules import BAR, Position
 from bgpi.sim.simtable import SimOptions, SimTable
@@ -35,7 +36,7 @@ def test_an_illegal_play_accepted_by_rolling_goes_on_from_the_board() -> None:
     sim = opened_illegally()
     assert sim.scene.prompt(WHITE, ROLL) == "end turn"  # the turn may end as it stands
     sim.roll(WHITE)
-    assert sim.phase is Phase.ILLEGAL and sim.scene.alert == "wrong"
+    assert sim.phase is Phase.ILLEGAL and sim.scene.alert is Alert.WRONG
     assert sim.scene.extra == ((4, 1),) and sim.scene.missing == ((6, 1),)
     assert sim.scene.prompt(BLACK, ROLL) == "accept" and sim.scene.prompt(BLACK, CUBE) == "decline"
     assert status(sim.table, sim.scene) == (
@@ -56,7 +57,7 @@ def test_a_demanded_correction_goes_back_to_the_turn() -> None:
     sim = opened_illegally()
     sim.roll(WHITE)
     sim.cube(BLACK)
-    assert sim.phase is Phase.MOVING and sim.scene.alert == "wrong"
+    assert sim.phase is Phase.MOVING and sim.scene.alert is Alert.WRONG
     sim.lift(4, WHITE)
     sim.place(5, WHITE)
     sim.roll(WHITE)

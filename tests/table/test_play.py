@@ -5,6 +5,7 @@ import pytest
 from bgpi.base.words import BAR_BLACK, BLACK, WHITE
 from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import CubeAction, GameEnded, MatchStarted, OpeningRolled, Played
+from bgpi.lights import Alert
 from bgpi.rules import BAR, Position, parse_play
 from bgpi.sim.demo import play_match
 from bgpi.sim.simtable import SimOptions, SimTable
@@ -88,10 +89,10 @@ def test_a_wrong_board_is_shown_and_fixed_mid_turn() -> None:
     sim.place(5, WHITE)
     sim.lift(6, WHITE)
     sim.place(4, WHITE)  # a 2: not in the roll
-    assert sim.scene.alert == "wrong"
+    assert sim.scene.alert is Alert.WRONG
     assert sim.scene.extra == ((4, 1),) and sim.scene.missing == ((6, 1),)
     sim.roll(WHITE)  # ends the turn as it stands: shown to both as illegal
-    assert sim.phase is Phase.ILLEGAL and sim.scene.alert == "wrong"
+    assert sim.phase is Phase.ILLEGAL and sim.scene.alert is Alert.WRONG
     sim.cube(BLACK)  # Black demands the correction
     assert sim.phase is Phase.MOVING  # nothing committed from a wrong board
     assert records(sim)[-1] == OpeningRolled(3, 1)
@@ -108,7 +109,7 @@ def test_dance() -> None:
     arrange(sim, dance, WHITE)
     fixed_dice(sim, 6, 5)
     sim.roll(WHITE)
-    assert sim.scene.alert == "no move"
+    assert sim.scene.alert is Alert.NO_MOVE
     assert sim.scene.prompts == ((WHITE, "roll", "acknowledge"),)
     sim.roll(WHITE)
     assert records(sim)[-1] == Played(WHITE, ())
@@ -164,7 +165,7 @@ def test_gammon() -> None:
     arrange(sim, Position.from_points({1: 1}, {6: 15}), WHITE)
     finish(sim, WHITE, (2, 1), "1/off")
     assert records(sim)[-1] == GameEnded(WHITE, 2, 2)
-    assert sim.phase is Phase.GAME_OVER and sim.scene.alert == "game over"
+    assert sim.phase is Phase.GAME_OVER and sim.scene.alert is Alert.GAME_OVER
 
 
 def test_take_redouble_and_drop() -> None:
@@ -300,7 +301,7 @@ def test_a_failed_backend_is_shown_until_it_recovers() -> None:
     sim = opened()
     sim.take(FaultEvent("sensors", "reading the sensor chain failed", sim.clock()))
     sim.advance()
-    assert sim.scene.alert == "fault"
+    assert sim.scene.alert is Alert.FAULT
     sim.take(FaultEvent("sensors", None, sim.clock()))
     sim.advance()
     assert sim.scene.alert is None
@@ -340,7 +341,7 @@ def test_a_board_bumped_during_a_power_cut_is_shown_until_fixed() -> None:
     sim.roll(WHITE)
     resumed = SimTable(sim.driver.log)
     resumed.knock(13)
-    assert resumed.scene.alert == "wrong" and resumed.scene.missing == ((13, 1),)
+    assert resumed.scene.alert is Alert.WRONG and resumed.scene.missing == ((13, 1),)
     fixed_dice(resumed, 6, 5)
     resumed.roll(BLACK)
     assert resumed.phase is Phase.BEFORE_ROLL  # no roll on a wrong board
@@ -353,7 +354,7 @@ def test_a_new_match_after_the_end_starts_a_fresh_log() -> None:
     sim = opened()
     arrange(sim, Position.from_points({1: 1}, {22: 1, 6: 14}), WHITE, cube=2, cube_owner=BLACK)
     finish(sim, WHITE, (2, 1), "1/off")
-    assert sim.phase is Phase.MATCH_OVER and sim.scene.alert == "match over"
+    assert sim.phase is Phase.MATCH_OVER and sim.scene.alert is Alert.MATCH_OVER
     sim.roll(BLACK)  # the next match is chosen, from the same rules
     assert sim.phase is Phase.CHOOSING
     sim.press(BLACK, "roll", hold=1.0)  # as they are

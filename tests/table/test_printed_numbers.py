@@ -9,7 +9,17 @@ import re
 import pytest
 
 from bgpi.base.geometry import Geometry
-from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, ZONES
+from bgpi.base.words import (
+    BAR_BLACK,
+    BAR_WHITE,
+    BLACK,
+    ROLL,
+    TRAY_BLACK,
+    TRAY_WHITE,
+    WHITE,
+    ZONES,
+    Player,
+)
 from bgpi.engine.hints import advise
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import MatchStarted, Played
@@ -75,7 +85,7 @@ def make(before: dict[tuple[int, int], int], colour: int, text: str) -> dict[tup
     checker leaves its first point and lands on its last; one landing on a lone checker of
     the other colour, or passing it where the path marks ``*``, sends it to its bar."""
     after = dict(before)
-    other = 1 - colour
+    other = Player(colour).other
     for token in text.split():
         match = _TOKEN.match(token)
         assert match, token

@@ -3,6 +3,7 @@
 import pytest
 
 from bgpi.base.geometry import Geometry
+from bgpi.base.words import WHITE
 from bgpi.journal.records import (
     CubeAction,
     GameEnded,
@@ -87,14 +88,14 @@ def test_bad_json_records_are_refused(text: str, message: str) -> None:
 
 def test_the_table_waits_for_the_board_before_the_opening_roll() -> None:
     table = Table.start(CONFIG, MatchStarted(5))
-    wrong = list(observe(Position.initial(), 0, CONFIG.caps))
+    wrong = list(observe(Position.initial(), WHITE, CONFIG.caps))
     wrong[24] -= 1
     step = table.handle(Seen(tuple(wrong), 0.0))
     step = step.table.handle(Tick(0.1))
     assert step.records == () and step.table.phase is Phase.SETUP
     diff = step.table.board_diff()
     assert diff is not None and diff.missing == ((24, 1),)
-    step = step.table.handle(Seen(observe(Position.initial(), 0, CONFIG.caps), 0.2))
+    step = step.table.handle(Seen(observe(Position.initial(), WHITE, CONFIG.caps), 0.2))
     step = step.table.handle(Tick(0.3))
     assert step.records == (GameStarted(),)
 
@@ -107,7 +108,7 @@ def test_dice_not_asked_for_are_refused() -> None:
 
 def test_a_button_of_the_wrong_player_does_nothing() -> None:
     table = Table.replay(CONFIG, opening())  # type: ignore[arg-type]
-    table = table.handle(Seen(observe(table.position, 0, CONFIG.caps), 0.0)).table
+    table = table.handle(Seen(observe(table.position, WHITE, CONFIG.caps), 0.0)).table
     table = table.handle(Tick(0.1)).table
     step = table.handle(Press(0, "roll", True, 0.2))  # Black is on turn
     assert step.dice is None and step.records == ()

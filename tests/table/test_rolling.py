@@ -16,6 +16,7 @@ from bgpi.journal.records import (
     Played,
     Rolled,
 )
+from bgpi.lights import Alert
 from bgpi.present.leds import scene_of
 from bgpi.present.status import status
 from bgpi.rules import Position, parse_play
@@ -59,7 +60,7 @@ def test_a_roll_whose_dice_come_later_waits_reading_the_board_and_deciding_nothi
     lifted[zone_of(WHITE, 6)] -= 1
     table = settled(table, tuple(lifted), 6.0)
     assert table.observation == tuple(lifted)
-    assert scene_of(table).alert == "wrong"
+    assert scene_of(table).alert is Alert.WRONG
     line = status(table, scene_of(table))
     assert "waiting for its half" in line and "The board is wrong" in line
     # Black's CUBE, short and held: no double, no resignation after the roll.

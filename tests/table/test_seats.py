@@ -3,8 +3,9 @@ its play lit move by move and made by the hands at the board, wrong moves shown 
 
 from __future__ import annotations
 
-from bgpi.base.words import BLACK, CUBE, WHITE
+from bgpi.base.words import BLACK, CUBE, WHITE, Player
 from bgpi.journal.records import CubeAction, GameEnded, MatchStarted, Played, ResignOffered, Seat
+from bgpi.lights import Alert
 from bgpi.present.status import status
 from bgpi.rules import GameResult, Move, legal_plays, parse_play
 from bgpi.sim.simtable import SimTable
@@ -38,11 +39,11 @@ class ScriptedSeat:
         return parse_play(table.mover_view, table.match.dice, self.plays.pop(0)).moves
 
 
-def follow_one(sim: SimTable, player: int) -> None:
+def follow_one(sim: SimTable, player: Player) -> None:
     """The hands at the board make the move lit: a blot on the destination to its bar first."""
     (src,) = sim.scene.lifted
     (dst,) = sim.scene.destinations
-    other = 1 - player
+    other = player.other
     if other in sim.board.checkers(dst):
         sim.board.lift(dst, other)
         sim.board.place((25, 26)[other], other)
@@ -86,7 +87,7 @@ def test_a_wrong_move_is_shown_and_the_play_goes_on_once_it_is_corrected() -> No
     sim, _ = engine_opens("24/13")
     sim.lift(1, BLACK)
     sim.place(8, BLACK)  # one point short of the 7 lit
-    assert sim.scene.alert == "wrong" and sim.scene.destinations == {7}
+    assert sim.scene.alert is Alert.WRONG and sim.scene.destinations == {7}
     assert (8, 1) in sim.scene.extra
     sim.lift(8, BLACK)
     sim.place(7, BLACK)
