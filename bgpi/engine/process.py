@@ -236,7 +236,7 @@ class GnubgProcess:
             self.say(f"gnubg (process {proc.pid}) did not end when killed; it is left behind")
 
 
-class _DiedError(Exception):
+class _DiedError(EngineError):
     """The process ended (or closed its output) before answering."""
 
 
