@@ -58,6 +58,7 @@ from bgpi.lights.patterns import (
     CHASE,
     DAH_DAH,
     DAH_DIT,
+    DAH_DIT_DIT,
     DIT_DAH,
     DIT_GAP_DIT,
     DOUBLE_FLASH,
@@ -90,6 +91,7 @@ from bgpi.lights.scene import (
     ROLL,
     TAKE,
     WRONG,
+    Meaning,
     Scene,
 )
 
@@ -126,6 +128,7 @@ BUTTON_PATTERNS: Final[dict[str, Pattern]] = {
     END_TURN: SLOW,
     CONFIRM: MEDIUM,
     NEXT: FLASH,
+    Meaning.CHANGE: DAH_DIT_DIT,
     ACKNOWLEDGE: DAH_DIT,
     NEW_GAME: DIT_DAH,
     RESIGN: DAH_DAH,
