@@ -252,7 +252,7 @@ def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     line = line.format(
         name=who, white=white, white_score=score[0], black=black, black_score=score[1]
     )
-    # No person here: the shell goes on to the next game (the seats are not asked).
+    # No person here: no button to name (no seat is asked for the next game).
     return f"{line} {capitalized(either(words))}." if words else line
 
 
