@@ -61,6 +61,7 @@ DIT_DAH: Final = Pattern("dit-dah", "10111000")
 DAH_DAH: Final = Pattern("dah-dah", "11011000")
 LONG_DIT: Final = Pattern("long-dit", "11111010")
 DIT_GAP_DIT: Final = Pattern("dit-gap-dit", "10010000")
+DAH_DIT_DIT: Final = Pattern("dah-dit-dit", "11101010")
 CHASE: Final = Pattern("chase", "11001100", alternate=True)
 
 PATTERNS: Final = (
@@ -77,5 +78,6 @@ PATTERNS: Final = (
     DAH_DAH,
     LONG_DIT,
     DIT_GAP_DIT,
+    DAH_DIT_DIT,
     CHASE,
 )

@@ -39,6 +39,7 @@ class Meaning(StrEnum):
     END_TURN = "end turn"
     CONFIRM = "confirm"
     NEXT = "next"
+    CHANGE = "change"
     ACKNOWLEDGE = "acknowledge"
     NEW_GAME = "new game"
     RESIGN = "resign"

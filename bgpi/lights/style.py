@@ -50,6 +50,7 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "end turn": (0, 120, 255),
         "confirm": (0, 220, 220),
         "next": (255, 160, 0),
+        "change": (100, 200, 255),
         "acknowledge": (255, 220, 0),
         "new game": (160, 0, 255),
         "resign": (255, 255, 255),

@@ -71,6 +71,7 @@ MEANINGS: Final = {
     Meaning.END_TURN: N_("end turn"),
     Meaning.CONFIRM: N_("confirm"),
     Meaning.NEXT: N_("next"),
+    Meaning.CHANGE: N_("change"),
     Meaning.ACKNOWLEDGE: N_("OK"),
     Meaning.NEW_GAME: N_("new game"),
     Meaning.RESIGN: N_("resign"),
@@ -125,6 +126,16 @@ def option_words(draft: MatchRules, option: Option) -> str:
     if option in _NUMBERS:
         return str(value)
     return _("on") if value else _("off")
+
+
+def option_phrase(draft: MatchRules, option: Option) -> str:
+    """The option shown and its value, as the status line names it: the length as the
+    match's kind (``a 5-point match``, ``money play``), a rule or a number after its name
+    (``Crawford rule on``, ``cube limit 64``)."""
+    if option is Option.LENGTH:
+        return match_words(draft.length)
+    value = option_words(draft, option)
+    return _("{option} {value}").format(option=_(OPTIONS[option]), value=value)
 
 
 def match_words(length: int) -> str:

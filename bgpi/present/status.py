@@ -3,6 +3,12 @@ reads on the page (what the table waits for, in the words of the buttons' rows).
 
 One builder a phase, keyed in :data:`SENTENCES` as :mod:`bgpi.present.leds` keys the scene
 each phase shows (:data:`bgpi.present.leds.SCENES`): a phase's words beside its lights.
+
+Where no button of a person here does anything and the table waits for a seat that is not
+a person here (the engine, a remote board: :func:`bgpi.table.waiting`), the phase's sentence
+says what that seat may decide, in the words the same rows give it
+(:data:`bgpi.table.buttons.SEAT_WORDS`), and names it with its seat: "Black (engine) rolls
+or doubles."
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from bgpi.base.i18n import _, ngettext
 from bgpi.base.words import Player
 from bgpi.lights.scene import Alert, Scene
 from bgpi.present.numbering import printed_moves
-from bgpi.present.phrases import LEVELS, OPTIONS, SEATS, capitalized, either, option_words, players
+from bgpi.present.phrases import LEVELS, SEATS, capitalized, either, option_phrase, players
 from bgpi.present.phrases import zone as shown_zone
 from bgpi.sensing.board import zone_of
 from bgpi.sensing.mistakes import Mistake, mistake_words
@@ -28,8 +34,9 @@ from bgpi.table import (
     Rolling,
     Table,
     active_rows,
+    waiting,
 )
-from bgpi.table.buttons import illegal_refused
+from bgpi.table.buttons import SEAT_WORDS, illegal_refused
 from bgpi.table.phases import Choosing
 
 
@@ -53,10 +60,10 @@ def status(table: Table, scene: Scene) -> str:
         line = _("The board is wrong: take away what blinks red, add where blue winks.")
         if words:
             line += " " + _("Or {choices}.").format(choices=either(words))
-        if table.phase is Phase.ROLLING:
-            line = f"{_rolling(table, scene, words)} {line}"
+        if table.phase is Phase.ROLLING or _waited(table) is not None:  # decided meanwhile
+            line = f"{_sentence(table, scene, words)} {line}"
     else:
-        line = SENTENCES[table.phase](table, scene, words)
+        line = _sentence(table, scene, words)
     if illegal_refused(table):  # whatever the mistake, ROLL cannot end this turn: say why
         line += " " + _(
             "Against a remote board an illegal play is always corrected: the other board"
@@ -71,6 +78,30 @@ def status(table: Table, scene: Scene) -> str:
         return line
     also = "; ".join(held)
     return f"{line} {capitalized(also)}."
+
+
+def _sentence(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    """The phase's sentence around the people's words, or around what the seat the table
+    waits for may decide (the same rows, in :data:`~bgpi.table.buttons.SEAT_WORDS`)."""
+    seat = _waited(table)
+    if seat is not None:
+        words = list(
+            dict.fromkeys(
+                _(SEAT_WORDS[row.intent])
+                for player, row in active_rows(table, people_only=False)
+                if player == seat and row.intent in SEAT_WORDS
+            )
+        )
+    return SENTENCES[table.phase](table, scene, words)
+
+
+def _waited(table: Table) -> Player | None:
+    """The player whose seat, not a person here, the table waits for while no person's
+    button does anything (a person's press, where there is one, is what the line says)."""
+    asked = waiting(table)
+    if asked is None or active_rows(table):
+        return None
+    return Player(asked.player)
 
 
 def _mistake_line(table: Table, mistake: Mistake, words: Sequence[str]) -> str:
@@ -88,6 +119,10 @@ def _setup(table: Table, scene: Scene, words: Sequence[str]) -> str:
 
 
 def _opening(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    seat = _waited(table)
+    if seat is not None:  # the other's die is rolled already
+        line = _("Opening roll: {name} {choices}.")
+        return line.format(name=_names(table)[seat], choices=either(words))
     return _("Opening roll: each player {choices}.").format(choices=either(words))
 
 
@@ -118,6 +153,10 @@ def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _moving(table: Table, scene: Scene, words: Sequence[str]) -> str:
     name = _on_roll(table)
     dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    if _waited(table) is not None:  # the seat's play, once chosen, is lit move by move
+        if scene.alert is Alert.NO_MOVE:
+            return _("{name} rolled {dice} and cannot move.").format(name=name, dice=dice)
+        return _("{name} rolled {dice} and chooses its play.").format(name=name, dice=dice)
     if scene.alert is Alert.NO_MOVE:
         line = _("{name} rolled {dice} and cannot move: {choices}.")
         return line.format(name=name, dice=dice, choices=either(words))
@@ -189,9 +228,13 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
-    shown = option_words(at.draft, at.option)
-    line = _("The next match: {option} {value}. {choices}.")
-    return line.format(option=_(OPTIONS[at.option]), value=shown, choices=", ".join(words))
+    shown = option_phrase(at.draft, at.option)
+    seat = _waited(table)
+    if seat is not None:  # no person here: a seat starts the match as shown
+        line = _("The next match: {option}. {name} {choices}.")
+        return line.format(option=shown, name=_names(table)[seat], choices=either(words))
+    line = _("The next match: {option}. {choices}.")
+    return line.format(option=shown, choices=", ".join(words))
 
 
 def _ending(table: Table, scene: Scene, words: Sequence[str]) -> str:
@@ -203,17 +246,14 @@ def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     who = _names(table)[winner] if winner is not None else _("Nobody")
     (white, black), score = _names(table), table.match.score
     if table.phase is Phase.MATCH_OVER:
-        line = _("{name} wins the match: {white} {white_score}, {black} {black_score}. {choices}.")
+        line = _("{name} wins the match: {white} {white_score}, {black} {black_score}.")
     else:
-        line = _("{name} wins the game: {white} {white_score}, {black} {black_score}. {choices}.")
-    return line.format(
-        name=who,
-        white=white,
-        white_score=score[0],
-        black=black,
-        black_score=score[1],
-        choices=either(words),
+        line = _("{name} wins the game: {white} {white_score}, {black} {black_score}.")
+    line = line.format(
+        name=who, white=white, white_score=score[0], black=black, black_score=score[1]
     )
+    # No person here: no button to name (no seat is asked for the next game).
+    return f"{line} {capitalized(either(words))}." if words else line
 
 
 def _turn(table: Table) -> Player:
@@ -227,7 +267,14 @@ def _on_roll(table: Table) -> str:
 
 
 def _names(table: Table) -> tuple[str, str]:
-    return players(table.names)
+    """The players' names, the seat the table waits for named with its seat (``Black
+    (engine)``): what it decides is not a press here."""
+    white, black = players(table.names)
+    seat = _waited(table)
+    if seat is None:
+        return white, black
+    named = _("{name} ({seat})").format(name=(white, black)[seat], seat=_(SEATS[table.seats[seat]]))
+    return (named, black) if seat is Player.WHITE else (white, named)
 
 
 SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {

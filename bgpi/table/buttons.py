@@ -136,24 +136,26 @@ class Intent(Enum):
     HINT = "ask the engine for a hint"
 
 
-SEAT_INTENTS: Final = frozenset(
-    {
-        Intent.OPENING_ROLL,
-        Intent.ROLL,
-        Intent.DOUBLE,
-        Intent.TAKE,
-        Intent.BEAVER,
-        Intent.DROP,
-        Intent.NEXT_GAME,
-        Intent.RESIGN,  # with the level, straight to the offer
-        Intent.ACCEPT_RESIGN,
-        Intent.DECLINE_RESIGN,
-        Intent.ACCEPT_ILLEGAL,
-        Intent.DEMAND_CORRECTION,
-        Intent.START_MATCH,  # asked only where no seat is a person here
-    }
-)
-"""What a seat that is not a person here may decide (it gives its play as moves instead)."""
+SEAT_WORDS: Final = {
+    Intent.OPENING_ROLL: N_("rolls the opening die"),
+    Intent.ROLL: N_("rolls"),
+    Intent.DOUBLE: N_("doubles"),
+    Intent.TAKE: N_("takes"),
+    Intent.BEAVER: N_("answers with a beaver"),
+    Intent.DROP: N_("drops"),
+    Intent.NEXT_GAME: N_("starts the next game"),
+    Intent.RESIGN: N_("resigns"),  # with the level, straight to the offer
+    Intent.ACCEPT_RESIGN: N_("accepts"),
+    Intent.DECLINE_RESIGN: N_("declines"),
+    Intent.ACCEPT_ILLEGAL: N_("accepts it"),
+    Intent.DEMAND_CORRECTION: N_("demands the correction"),
+    Intent.START_MATCH: N_("starts the match"),  # asked only where no seat is a person here
+}
+"""What a seat that is not a person here may decide (it gives its play as moves instead),
+each in the status line's words while the table waits for it: a row's ``words`` say a
+person's gesture, these the seat's decision the same rows allow."""
+
+SEAT_INTENTS: Final = frozenset(SEAT_WORDS)
 
 Guard = Callable[["Table", Player], bool]
 
@@ -340,9 +342,9 @@ ROWS: Final = (
     Row(P.MATCH_OVER, Who.EITHER, ROLL, S, Intent.NEXT_GAME, (P.CHOOSING,),
         Meaning.NEW_GAME, N_("ROLL chooses the next one")),
     Row(P.CHOOSING, Who.EITHER, CUBE, S, Intent.NEXT_VALUE, (P.CHOOSING,),
-        Meaning.NEXT, N_("CUBE changes it")),
+        Meaning.CHANGE, N_("CUBE changes it")),
     Row(P.CHOOSING, Who.EITHER, ROLL, S, Intent.NEXT_OPTION, (P.CHOOSING,),
-        Meaning.CONFIRM, N_("ROLL goes to the next option")),
+        Meaning.NEXT, N_("ROLL goes to the next option")),
     Row(P.CHOOSING, Who.EITHER, ROLL, H, Intent.START_MATCH, NEW_GAME,
         Meaning.NEW_GAME, N_("hold ROLL to start the match")),
 )  # fmt: skip

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.records import GameStarted, MatchStarted, Seat
+from bgpi.lights.scene import Meaning
 from bgpi.present.status import status
 from bgpi.rules import MatchRules
 from bgpi.service.driver import MemoryJournal
@@ -41,9 +42,12 @@ def step_to(sim: SimTable, option: Option) -> None:
 def test_a_money_session_with_jacoby_then_a_seven_point_match() -> None:
     sim = match_over(MatchStarted(5))
     assert status(sim.table, sim.scene) == (
-        "The next match: length a 5-point match. CUBE changes it, ROLL goes to the next "
-        "option. Hold ROLL to start the match."
+        "The next match: a 5-point match. CUBE changes it, ROLL goes to the next option. "
+        "Hold ROLL to start the match."
     )
+    # The captions say the same: CUBE changes the option shown, ROLL goes to the next one.
+    assert sim.scene.prompt(WHITE, CUBE) == sim.scene.prompt(BLACK, CUBE) == Meaning.CHANGE
+    assert sim.scene.prompt(WHITE, ROLL) == sim.scene.prompt(BLACK, ROLL) == Meaning.NEXT
     assert sim.scene.score == (5, 1)  # the length on White's score pixels, option 1 on Black's
     while sim.table.at.draft.length:  # type: ignore[union-attr]
         sim.cube(WHITE)

@@ -31,7 +31,10 @@ def test_bgpi_sim_speaks_swedish(tmp_path: Path) -> None:
     assert words["page"]["log"] == "Logg"
     assert words["meanings"]["roll"] == "slå"
     assert words["moves-left"][1:3] == ["1 drag kvar", "2 drag kvar"]
-    assert choosing["status"].startswith("Nästa match: längd en match till 5 poäng.")
+    assert choosing["status"].startswith("Nästa match: en match till 5 poäng. CUBE ändrar den")
+    # The captions say it too: CUBE changes the option (ändra), ROLL goes to the next (nästa).
+    assert [0, "cube", "change"] in choosing["prompts"] and words["meanings"]["change"] == "ändra"
+    assert [0, "roll", "next"] in choosing["prompts"] and words["meanings"]["next"] == "nästa"
     assert choosing["choosing"]["options"][0]["label"] == "längd"
     assert state["names"] == ["Vit", "Svart"]
     assert state["status"] == "Öppningsslag: varje spelare trycker på ROLL."
