@@ -272,7 +272,8 @@ def _zone(message: Mapping[str, object]) -> int:
 
 def _choice(message: Mapping[str, object], name: str, allowed: tuple[int, ...]) -> int:
     value = message.get(name)
-    if type(value) is not int or value not in allowed:
+    # An int (a Player is one), not a bool: true is no zone.
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         raise CommandError(f"{name} {value!r} is not one of {allowed[0]}-{allowed[-1]}")
     return value
 
