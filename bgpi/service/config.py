@@ -46,6 +46,8 @@ Sections and keys (defaults in brackets)::
 
 from __future__ import annotations
 
+import enum
+import ipaddress
 import os
 import reprlib
 import tomllib
@@ -69,7 +71,7 @@ from bgpi.rules import MatchRules
 MAX_BYTES: Final = 1 << 20  # a config is a few kilobytes: a megabyte is no config
 MAX_NESTING: Final = 16  # arrays and tables within each other; the deepest real one is 5
 MAX_PIXELS: Final = 10_000  # the board has 244; a map is built pixel by pixel
-MAX_SAID: Final = 300  # characters of a key or a reason in one error line
+MAX_SAID: Final = 400  # characters of a key or a reason in one error line
 
 # A value as an error shows it: a few dozen characters, however long or deep it is.
 _SHORT: Final = reprlib.Repr()
@@ -232,6 +234,15 @@ class RemoteConfig:
     club: str = ""
 
 
+class Network(enum.IntEnum):
+    """What of the network a config asks for, least first (the service's unit gives none:
+    :mod:`bgpi.service.unit`)."""
+
+    NONE = 0
+    LOOPBACK = 1  # this machine's own addresses: the page or the broker on 127.0.0.1
+    ANY = 2  # a broker elsewhere, or the page for the phones on the network
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked."""
@@ -280,6 +291,17 @@ class Config:
         names = (self.players.white, self.players.black)
         return MatchStarted.of(rules, names, self.seats.chosen())
 
+    def network(self) -> tuple[Network, str]:
+        """What of the network this config needs, and the key that asks for the most."""
+        asked = [(Network.NONE, "")]
+        if self.web.enabled:
+            asked.append((_reach(self.web.host), "web.host"))
+        if self.remote.broker:
+            from bgpi.remote.broker import Broker  # noqa: PLC0415 (a remote board only)
+
+            asked.append((_reach(Broker.parse(self.remote.broker).host), "remote.broker"))
+        return max(asked, key=lambda need: need[0])
+
     def state_dir(self, override: str | Path | None = None) -> Path:
         """Where the journal lives: the command line's choice, the config's, systemd's
         StateDirectory, or the user's XDG state directory."""
@@ -288,6 +310,17 @@ class Config:
             return Path(chosen).expanduser()
         xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
         return Path(xdg) / "bgpi"
+
+
+def _reach(host: str) -> Network:
+    """What reaching (or serving on) ``host`` takes: a name may resolve to anywhere."""
+    if host == "localhost":
+        return Network.LOOPBACK
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return Network.ANY
+    return Network.LOOPBACK if loopback else Network.ANY
 
 
 # -- loading --------------------------------------------------------------------------------
