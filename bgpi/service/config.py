@@ -90,9 +90,15 @@ class ConfigError(BgpiError, ValueError):
 
 
 def _one_line(text: str) -> str:
-    """``text`` with its line breaks shown as ``\\n``, cut to :data:`MAX_SAID` characters."""
-    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    """``text`` with its control characters shown as escapes (a line break as ``\\n``, a
+    terminal's escape as ``\\x1b``), cut to :data:`MAX_SAID` characters."""
+    text = text.translate(_VISIBLE)
     return text if len(text) <= MAX_SAID else text[: MAX_SAID - 1] + "…"
+
+
+_VISIBLE: Final = str.maketrans(
+    {chr(code): repr(chr(code))[1:-1] for code in (*range(0x20), *range(0x7F, 0xA0))}
+)
 
 
 @dataclass(frozen=True, slots=True)

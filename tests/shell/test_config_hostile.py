@@ -124,3 +124,12 @@ def test_config_show_masks_the_match_code_as_it_masks_the_password(tmp_path: Pat
     # Unset, they are shown as the empty strings they are.
     empty = tomllib.loads(show(parse({})))
     assert empty["remote"]["password"] == empty["remote"]["match"] == ""
+
+
+def test_a_terminal_escape_in_a_key_is_shown_not_sent(tmp_path: Path) -> None:
+    path = tmp_path / "escape.toml"
+    path.write_text('["\\u001b]0;owned\\u0007\\u001b[2J"]\nx = 1\n', encoding="utf-8")
+    result = bgpi("config", "check", path)
+    assert result.returncode == 2
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert result.stderr.startswith(f"bgpi: {path}: \\x1b]0;owned\\x07\\x1b[2J: unknown section")
