@@ -7,10 +7,12 @@
 #     scripts/install.sh --root DIR        # treat DIR as / (a scratch root, an image)
 #
 # It creates the bgpi system user, a virtual environment in /opt/bgpi/venv with bgpi[pi] from
-# this checkout, /etc/bgpi/config.toml (never overwriting one you edited), the unit, the udev
-# rule, the SPI settings in the boot config, and enables and starts the service. Running it
-# again changes only what is out of date. Every action that changes the system is printed
-# (with --dry-run, instead of done).
+# this checkout, /etc/bgpi/config.toml (never overwriting one you edited; mode 0640, owner
+# root, group bgpi: it may hold the broker's password and the match code), the unit and, when
+# the config asks for the network (the companion page, a remote match's broker), the drop-in
+# that opens exactly that, the udev rule, the SPI settings in the boot config, and enables and
+# starts the service. Running it again changes only what is out of date. Every action that
+# changes the system is printed (with --dry-run, instead of done).
 #
 # With --root DIR only files under DIR change: the users are added with --prefix, the unit is
 # enabled with systemctl --root, and what needs the running system (apt-get, udevadm,
@@ -68,6 +70,8 @@ VENV=$OPT/venv
 STAMP=$OPT/config.toml.sha256
 CONFIG=/etc/bgpi/config.toml
 UNIT=/etc/systemd/system/$SERVICE
+# What the config needs of the network, which the unit alone does not give (bgpi.service.unit).
+DROPIN=/etc/systemd/system/$SERVICE.d/network.conf
 RULES=/etc/udev/rules.d/99-bgpi.rules
 LINK=/usr/local/bin/bgpi
 STATE=/var/lib/bgpi
@@ -134,16 +138,59 @@ fi
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
-# Install SRC as DST (a path under /) with MODE unless it is already there; says whether it
-# changed by its exit status (0: changed).
-put() { # SRC DST MODE
-    local dst
+# A group's number, as the root knows it (under --root, the host's names mean nothing).
+group_id() { # NAME
+    if ((LIVE)); then
+        getent group "$1" | cut -d: -f3 || true # none yet: empty
+    else
+        awk -F: -v name="$1" '$1 == name { print $3 }' "$(at /etc/group)"
+    fi
+}
+
+# How install and chown name root and GROUP: by name on the live system, by number under a
+# root (and by name in a dry run that has not made the group yet).
+owner_of() { # GROUP
+    local gid
+    gid=$(group_id "$1")
+    if ((LIVE)) || [[ -z $gid ]]; then
+        printf 'root:%s' "$1"
+    else
+        printf '0:%s' "$gid"
+    fi
+}
+
+# Whether PATH (under /) has MODE, and, if GROUP is given, owner root and GROUP.
+has_mode() { # PATH MODE [GROUP]
+    local path
+    path=$(at "$1")
+    [[ $(stat -c %a "$path") == "${2#0}" ]] || return 1
+    [[ -z ${3:-} ]] || [[ $(stat -c %u:%g "$path") == "0:$(group_id "$3")" ]]
+}
+
+# Install SRC as DST (a path under /) with MODE (and owner root, group GROUP) unless it is
+# already there; says whether it changed by its exit status (0: changed).
+put() { # SRC DST MODE [GROUP]
+    local dst owner=()
     dst=$(at "$2")
-    if [[ -f $dst ]] && cmp -s "$1" "$dst" && [[ $(stat -c %a "$dst") == "${3#0}" ]]; then
+    if [[ -f $dst ]] && cmp -s "$1" "$dst" && has_mode "$2" "$3" "${4:-}"; then
         say "ok: $2"
         return 1
     fi
-    run install -D -m "$3" "$1" "$dst"
+    if [[ -n ${4:-} ]]; then
+        local both
+        both=$(owner_of "$4")
+        owner=(-o "${both%%:*}" -g "${both#*:}")
+    fi
+    run install -D -m "$3" "${owner[@]}" "$1" "$dst"
+}
+
+# A config file, which may hold secrets: readable by root and the service's group only.
+secure() { # PATH under /
+    if has_mode "$1" 0640 "$SERVICE_USER"; then
+        return 0
+    fi
+    run chown "$(owner_of "$SERVICE_USER")" "$(at "$1")"
+    run chmod 0640 "$(at "$1")"
 }
 
 # The same for text: put through a temporary file outside the root.
@@ -302,18 +349,20 @@ install_config() {
         [[ -f $stamp ]] && installed_sha=$(<"$stamp")
         if [[ $have_sha == "$new_sha" ]]; then
             say "ok: $CONFIG"
+            secure "$CONFIG"
         elif [[ $have_sha != "$installed_sha" ]]; then
             say "kept: $CONFIG (edited)"
+            secure "$CONFIG"  # an older install left it readable by all
             if [[ $installed_sha != "$new_sha" ]]; then
                 say "note: this bgpi's default config is $CONFIG.new: compare it with yours"
-                put "$template" "$CONFIG.new" 0644 || true
+                put "$template" "$CONFIG.new" 0640 "$SERVICE_USER" || true
             fi
             return 0
         else
-            put "$template" "$CONFIG" 0644 || true
+            put "$template" "$CONFIG" 0640 "$SERVICE_USER" || true
         fi
     else
-        put "$template" "$CONFIG" 0644 || true
+        put "$template" "$CONFIG" 0640 "$SERVICE_USER" || true
     fi
     remove "$CONFIG.new"
     put_text "$new_sha" "$STAMP" 0644 || true
@@ -341,8 +390,40 @@ install_boot() {
     fi
 }
 
+# The drop-in that opens the network the config asks for, from bgpi itself (`bgpi config
+# dropin`); none, and an old one is removed, when it asks for none.
+install_dropin() {
+    local bgpi text
+    bgpi=$(at "$VENV/bin/bgpi")
+    if [[ ! -x $bgpi ]]; then # a dry run, before there is a bgpi to ask
+        say "would write $DROPIN if $CONFIG asks for the network"
+        return 1
+    fi
+    if ! text=$("$bgpi" config dropin "$(at "$CONFIG")"); then
+        say "note: $CONFIG does not pass bgpi config check: $DROPIN left as it is"
+        return 1
+    fi
+    if [[ -n $text ]]; then
+        put_text "$text" "$DROPIN" 0644
+    elif [[ -e $(at "$DROPIN") ]]; then
+        remove_dropin
+    else
+        return 1
+    fi
+}
+
+remove_dropin() {
+    local dir
+    dir=$(at "$(dirname "$DROPIN")")
+    remove "$DROPIN"
+    if [[ -d $dir ]]; then
+        run rmdir --ignore-fail-on-non-empty "$dir"
+    fi
+}
+
 install_service() {
     put "$REPO/systemd/$SERVICE" "$UNIT" 0644 && UNIT_CHANGED=1
+    install_dropin && UNIT_CHANGED=1
     put "$REPO/systemd/99-bgpi.rules" "$RULES" 0644 && RULES_CHANGED=1
     if ((LIVE)); then
         ((UNIT_CHANGED)) && run systemctl daemon-reload
@@ -420,6 +501,9 @@ do_uninstall() {
         fi
     fi
     remove "$UNIT"
+    if [[ -e $(at "$DROPIN") ]]; then
+        remove_dropin
+    fi
     remove "$RULES"
     remove "$MODPROBE"
     remove "$LINK"

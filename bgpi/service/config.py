@@ -2,7 +2,9 @@
 
 An empty file runs the simulator. A bad file is refused with :class:`ConfigError` naming the
 file, the key and why: an unknown key (a typo must not be silently ignored), a wrong type, a
-value out of range, a pin used twice, an LED map that overlaps or runs past the strip.
+value out of range, a pin used twice, an LED map that overlaps or runs past the strip; and
+before any of that, a file that is no config at all (over a megabyte, not UTF-8, not TOML,
+arrays or tables nested past :data:`MAX_NESTING`).
 
 Sections and keys (defaults in brackets)::
 
@@ -45,13 +47,17 @@ Sections and keys (defaults in brackets)::
 
 from __future__ import annotations
 
+import enum
+import ipaddress
 import os
+import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.geometry import Geometry
 from bgpi.base.i18n import AUTO, CHOICES, _
 from bgpi.base.wiringmap import SlotCounts, WiringMapError, map_toml, parse_map, unused_toml
@@ -64,13 +70,37 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.rules import MatchRules
 
+MAX_BYTES: Final = 1 << 20  # a config is a few kilobytes: a megabyte is no config
+MAX_NESTING: Final = 16  # arrays and tables within each other; the deepest real one is 5
+MAX_PIXELS: Final = 10_000  # the board has 244; a map is built pixel by pixel
+MAX_SAID: Final = 400  # characters of a key or a reason in one error line
 
-class ConfigError(ValueError):
-    """A configuration file that cannot be used: names the file, the key and why."""
+# A value as an error shows it: a few dozen characters, however long or deep it is.
+_SHORT: Final = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 3, 6, 4
+
+
+class ConfigError(BgpiError, ValueError):
+    """A configuration file that cannot be used: names the file, the key and why, on one
+    line of bounded length whatever the file holds."""
 
     def __init__(self, source: str, key: str, why: str) -> None:
+        key, why = _one_line(key), _one_line(why)
         super().__init__(f"{source}: {key}: {why}")
         self.source, self.key, self.why = source, key, why
+
+
+def _one_line(text: str) -> str:
+    """``text`` with its control characters shown as escapes (a line break as ``\\n``, a
+    terminal's escape as ``\\x1b``), cut to :data:`MAX_SAID` characters."""
+    text = text.translate(_VISIBLE)
+    return text if len(text) <= MAX_SAID else text[: MAX_SAID - 1] + "…"
+
+
+_VISIBLE: Final = str.maketrans(
+    {chr(code): repr(chr(code))[1:-1] for code in (*range(0x20), *range(0x7F, 0xA0))}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +243,15 @@ class RemoteConfig:
     club: str = ""
 
 
+class Network(enum.IntEnum):
+    """What of the network a config asks for, least first (the service's unit gives none:
+    :mod:`bgpi.service.unit`)."""
+
+    NONE = 0
+    LOOPBACK = 1  # this machine's own addresses: the page or the broker on 127.0.0.1
+    ANY = 2  # a broker elsewhere, or the page for the phones on the network
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration, checked."""
@@ -261,6 +300,17 @@ class Config:
         names = (self.players.white, self.players.black)
         return MatchStarted.of(rules, names, self.seats.chosen())
 
+    def network(self) -> tuple[Network, str]:
+        """What of the network this config needs, and the key that asks for the most."""
+        asked = [(Network.NONE, "")]
+        if self.web.enabled:
+            asked.append((_reach(self.web.host), "web.host"))
+        if self.remote.broker:
+            from bgpi.remote.broker import Broker  # noqa: PLC0415 (a remote board only)
+
+            asked.append((_reach(Broker.parse(self.remote.broker).host), "remote.broker"))
+        return max(asked, key=lambda need: need[0])
+
     def state_dir(self, override: str | Path | None = None) -> Path:
         """Where the journal lives: the command line's choice, the config's, systemd's
         StateDirectory, or the user's XDG state directory."""
@@ -269,6 +319,17 @@ class Config:
             return Path(chosen).expanduser()
         xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
         return Path(xdg) / "bgpi"
+
+
+def _reach(host: str) -> Network:
+    """What reaching (or serving on) ``host`` takes: a name may resolve to anywhere."""
+    if host == "localhost":
+        return Network.LOOPBACK
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return Network.ANY
+    return Network.LOOPBACK if loopback else Network.ANY
 
 
 # -- loading --------------------------------------------------------------------------------
@@ -324,20 +385,46 @@ def load(path: str | Path | None) -> Config:
     source = str(path)
     try:
         with open(path, "rb") as file:
-            data = tomllib.load(file)
+            raw = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(source, "(file)", _("no such file")) from None
     except IsADirectoryError:
         raise ConfigError(source, "(file)", _("is a directory, not a TOML file")) from None
     except PermissionError:
         raise ConfigError(source, "(file)", _("cannot be read: permission denied")) from None
+    if len(raw) > MAX_BYTES:
+        raise ConfigError(source, "(file)", _("is over a megabyte: not a config file"))
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ConfigError(
             source, "(file)", _("is not UTF-8 text (byte {byte})").format(byte=exc.start)
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, "(syntax)", str(exc)) from None
+    except RecursionError:  # tomllib recurses into each array and inline table
+        raise ConfigError(source, "(syntax)", _nested_too_deep()) from None
+    if _nesting(data) > MAX_NESTING:  # dotted keys nest tables without recursing
+        raise ConfigError(source, "(syntax)", _nested_too_deep())
     return parse(data, source)
+
+
+def _nested_too_deep() -> str:
+    return _("arrays or tables nested more than {most} deep").format(most=MAX_NESTING)
+
+
+def _nesting(data: object) -> int:
+    """How deep the arrays and tables of ``data`` nest (without recursing: it may be deep)."""
+    deepest = 0
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+    return deepest
 
 
 def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
@@ -421,11 +508,15 @@ def _value(source: str, where: str, key: tuple[str, str], value: Any, default: A
         raise ConfigError(
             source,
             where,
-            why.format(value=repr(value), type=type(value).__name__, expected=expected.__name__),
+            why.format(
+                value=_SHORT.repr(value), type=type(value).__name__, expected=expected.__name__
+            ),
         )
     if key in _CHOICES and value not in _CHOICES[key]:
         why = _("is {value}, expected one of {choices}")
-        raise ConfigError(source, where, why.format(value=repr(value), choices=_CHOICES[key]))
+        raise ConfigError(
+            source, where, why.format(value=_SHORT.repr(value), choices=_CHOICES[key])
+        )
     if key in _RANGES:
         low, high = _RANGES[key]
         if not low <= value <= high:
@@ -455,6 +546,13 @@ def _ledmap(mapping: Any) -> LedMap:
         return LedMap.default()
     if not isinstance(mapping, dict):
         raise ValueError(_("must be a table ([leds.map])"))
+    length = mapping.get("length")
+    if isinstance(length, int) and length > MAX_PIXELS:
+        raise ValueError(
+            _("length is {length}: a strip of at most {most} pixels").format(
+                length=length, most=MAX_PIXELS
+            )
+        )
     return LedMap.from_config(mapping)
 
 
@@ -469,15 +567,21 @@ def _style(leds: LedsConfig, palette: Any) -> Style:
     )
 
 
+# Keys whose values are secrets: printed configs end up in bug reports. The match code is the
+# pairing's only secret (docs/remote.md): whoever has it can play as the other board.
+_SECRETS: Final = frozenset({("remote", "password"), ("remote", "match")})
+
+
 def show(config: Config) -> str:
-    """The effective configuration as TOML (the LED map and palette by summary)."""
-    lines = [f"# effective configuration from {config.source}"]
+    """The effective configuration as TOML (the LED map and palette by summary, the secrets
+    masked): valid TOML whatever the strings hold."""
+    lines = [f"# effective configuration from {_comment(config.source)}"]
     for name in _SECTIONS:
         section = getattr(config, name)
         lines.append(f"\n[{name}]")
         for f in fields(section):
             value = getattr(section, f.name)
-            if f.name == "password" and value:  # printed configs end up in bug reports
+            if (name, f.name) in _SECRETS and value:
                 lines.append(f'{f.name} = "********"  # set, not shown')
                 continue
             if value is None:  # TOML has no null: a key not given is left out
@@ -487,15 +591,35 @@ def show(config: Config) -> str:
         if name == "sensors":
             lines.append(unused_toml(config.geometry))
     lines.append(f"\n# LED map: {config.ledmap.length} pixels")
-    origin = "from " + config.source if config.wiring is not None else "the default order"
+    origin = "from " + _comment(config.source) if config.wiring is not None else "the default order"
     lines.append(f"\n# the wiring map ({origin}): {config.geometry.nbits} chain inputs")
     lines.append(map_toml(config.geometry))
     return "\n".join(lines)
+
+
+# TOML allows no control character (but tab, in a comment) raw; a basic string escapes them,
+# the quote and the backslash.
+_CONTROLS: Final = {chr(code): f"\\u{code:04x}" for code in (*range(0x20), 0x7F)}
+_IN_COMMENT: Final = str.maketrans(_CONTROLS)
+_IN_STRING: Final = str.maketrans(
+    _CONTROLS
+    | {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+)
 
 
 def _toml(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return '"' + _unicode(value).translate(_IN_STRING) + '"'
     return str(value)
+
+
+def _comment(text: str) -> str:
+    return _unicode(text).translate(_IN_COMMENT)
+
+
+def _unicode(text: str) -> str:
+    """``text`` as TOML can hold it: a file name that is not UTF-8 has lone surrogates,
+    which no TOML can, so "?" stands for each."""
+    return text.encode("utf-8", "replace").decode("utf-8")

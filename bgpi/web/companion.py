@@ -3,7 +3,9 @@ analysis of the match and export, read-only.
 
 The app's loop owns the table. After each step it calls the companion (on its own thread),
 which builds a snapshot only when the table or the frame changed (cheap values: the table is
-immutable, the frame a tuple) and hands it to the server's loop, on a thread of its own. The
+immutable, the frame a tuple) and hands it to the server's loop, on a thread of its own,
+through a :class:`~bgpi.web.threads.Mailbox`: snapshots that come faster than the loop takes
+them are merged (the latest state wins), so a busy table never queues work on the page. The
 server never reads the table, and every command from the page is refused.
 
 In a remote match (``[remote]``) the page also shows the match code, as text and as a QR
@@ -29,7 +31,7 @@ from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.linkview import remote_message
 from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
 from bgpi.web.server import Hub, Snapshot
-from bgpi.web.threads import LoopThread
+from bgpi.web.threads import LoopThread, Mailbox
 from bgpi.web.view import board_of_table, frame_message, layout_message, state_message
 
 if TYPE_CHECKING:
@@ -53,6 +55,7 @@ class Companion:
         self.hub = Hub(layout, token=self.token)
         self.address: Address | None = None
         self._thread: LoopThread | None = None
+        self._mailbox: Mailbox[Snapshot] | None = None
         self._stop: asyncio.Event | None = None
         self._table: Table | None = None
         self._frame: tuple[RGB, ...] | None = None
@@ -66,6 +69,7 @@ class Companion:
     def start(self) -> Address:
         """Start serving; the address, once the port is bound."""
         self._thread = thread = LoopThread("bgpi-web")
+        self._mailbox = Mailbox(thread, self.hub.publish, Snapshot.then)
         bound = threading.Event()
 
         async def main() -> None:
@@ -87,7 +91,7 @@ class Companion:
 
     def __call__(self, driver: Driver, journal: Journal) -> None:
         """After each step of the app's loop, on its thread: publish what changed."""
-        if self._thread is None:
+        if self._mailbox is None:
             return
         table, frame = driver.table, driver.frame
         status = self.remote() if self.remote is not None else None
@@ -113,13 +117,12 @@ class Companion:
         if frame is not self._frame:
             self._frame = frame
             frame_part = frame_message(frame)
-        snapshot = Snapshot(state, frame_part, records)
-        self._thread.soon(lambda: self.hub.publish(snapshot))
+        self._mailbox.put(Snapshot(state, frame_part, records))
 
     def close(self) -> None:
         """Stop serving (closing twice is harmless)."""
         thread, stop = self._thread, self._stop
-        self._thread = None
+        self._thread = self._mailbox = None
         if thread is None:
             return
         if stop is not None:

@@ -5,25 +5,38 @@ files and the ``.mat``; a WebSocket at ``/ws`` carries the live messages of
 The hub never touches the table. Whoever owns it publishes :class:`Snapshot` values on the
 hub's loop, and commands from the page go to a :class:`Controller` on that same loop; without
 one (the companion of a real board) every command is refused.
+
+However fast the table changes and however slowly a page reads, what waits for each page is
+bounded: one :class:`Outbox` per page holds at most the newest message of each kind (a state
+not yet sent is replaced by a newer one: a page that is behind gets the latest state, not
+every state), its own task sends them one at a time as the socket drains, and a page that has
+not taken a message in :data:`SLOW_AFTER` seconds is closed (it reconnects, and starts from
+the newest state).
 """
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
+import enum
 import http
 import json
 import logging
+import re
+import socket
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from importlib import resources
 from typing import Final, Protocol
 
-from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
+from bgpi.base.errors import BgpiError
 from bgpi.journal.export import MatExportError, export_mat
 from bgpi.journal.records import Record
 from bgpi.web.addresses import phone_host
@@ -42,6 +55,14 @@ MAT_PATH: Final = "/match.mat"
 QR_PATH: Final = "/qr.svg"
 SOCKET_PATH: Final = "/ws"
 MAX_MESSAGE: Final = 4096  # the page's commands are a few dozen bytes
+MAX_DEPTH: Final = 4  # a command is a flat object; a few levels spare
+SLOW_AFTER: Final = 10.0  # seconds a page may leave one message untaken before it is closed
+# The kernel's buffer for each page's socket (the kernel doubles it): a few states, so a page
+# that stops reading is found in seconds, and holds little memory even in the kernel.
+SEND_BUFFER: Final = 32 * 1024
+CLOSE_TIMEOUT: Final = 10.0  # seconds a page closed as too slow has to read the close
+# Headers a request may carry once only: with two, which one the checks read is a guess.
+_SINGLE_HEADERS: Final = ("host", "origin", "cookie", "upgrade")
 
 # Everything comes from this server: no CDN (the board has no internet), no inline script.
 _SECURITY_HEADERS: Final = (
@@ -56,7 +77,7 @@ _SECURITY_HEADERS: Final = (
 )
 
 
-class CommandError(ValueError):
+class CommandError(BgpiError, ValueError):
     """A command from the page that cannot be done: the message goes back to the page."""
 
 
@@ -67,6 +88,53 @@ class Snapshot:
     state: Mapping[str, object] | None = None
     frame: Mapping[str, object] | None = None
     records: Sequence[Record] | None = None  # the current match's, for the .mat
+
+    def then(self, newer: Snapshot) -> Snapshot:
+        """This snapshot and a newer one as one: each part the newer's where it has one."""
+        return Snapshot(
+            newer.state if newer.state is not None else self.state,
+            newer.frame if newer.frame is not None else self.frame,
+            newer.records if newer.records is not None else self.records,
+        )
+
+
+class Kind(enum.Enum):
+    """The kinds of message a page is sent; of each, only the newest waits."""
+
+    LAYOUT = "layout"
+    STATE = "state"
+    FRAME = "frame"
+    ERROR = "error"
+
+
+class Outbox:
+    """What waits to go to one page: at most one message of each kind, the newest, in the
+    order the kinds first came (the layout first)."""
+
+    __slots__ = ("_ready", "_waiting", "connection")
+
+    def __init__(self, connection: ServerConnection) -> None:
+        self.connection = connection
+        self._waiting: dict[Kind, str] = {}
+        self._ready = asyncio.Event()
+
+    def put(self, kind: Kind, text: str) -> None:
+        self._waiting[kind] = text  # a message of that kind not yet sent is replaced
+        self._ready.set()
+
+    async def next(self) -> str:
+        """The oldest waiting message, once there is one."""
+        while not self._waiting:
+            self._ready.clear()
+            await self._ready.wait()
+        kind = next(iter(self._waiting))
+        return self._waiting.pop(kind)
+
+    def backlog(self) -> int:
+        """Bytes waiting for this page: the messages not yet sent and the socket's buffer."""
+        transport = self.connection.transport
+        buffered = transport.get_write_buffer_size() if not transport.is_closing() else 0
+        return buffered + sum(len(text) for text in self._waiting.values())
 
 
 class Controller(Protocol):
@@ -99,7 +167,8 @@ class Hub:
         self.token = token
         self.controller = controller
         self.guard = Guard(token, 0)
-        self.clients: set[ServerConnection] = set()
+        self.slow_after = SLOW_AFTER
+        self.pages: dict[ServerConnection, Outbox] = {}
         self.state: str | None = None
         self.frame: str | None = None
         self.records: tuple[Record, ...] = ()
@@ -112,16 +181,21 @@ class Hub:
         if snapshot.records is not None:
             self.records = tuple(snapshot.records)
         if snapshot.state is not None:
-            self.state = self._send(snapshot.state, self.state)
+            self.state = self._send(Kind.STATE, snapshot.state, self.state)
         if snapshot.frame is not None:
-            self.frame = self._send(snapshot.frame, self.frame)
+            self.frame = self._send(Kind.FRAME, snapshot.frame, self.frame)
 
-    def _send(self, message: Mapping[str, object], last: str | None) -> str:
+    def _send(self, kind: Kind, message: Mapping[str, object], last: str | None) -> str:
         """``message`` as JSON, sent to every page unless it is the one they have."""
         encoded = json.dumps(message, separators=(",", ":"))
         if encoded != last:
-            broadcast(self.clients, encoded)
+            for outbox in self.pages.values():
+                outbox.put(kind, encoded)
         return encoded
+
+    def backlog(self) -> int:
+        """Bytes waiting to go to the pages, on the hub's loop (bounded: see the module)."""
+        return sum(outbox.backlog() for outbox in self.pages.values())
 
     # -- serving ------------------------------------------------------------------------------
 
@@ -141,39 +215,69 @@ class Hub:
             yield server
 
     async def _connected(self, connection: ServerConnection) -> None:
-        # Added and sent the current messages in one go, with no await between: a publish
+        # Added and given the current messages in one go, with no await between: a publish
         # can then neither be missed nor arrive before the layout.
-        self.clients.add(connection)
-        for text in (self.layout, self.state, self.frame):
+        sock = connection.transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        self.pages[connection] = outbox = Outbox(connection)
+        outbox.put(Kind.LAYOUT, self.layout)
+        for kind, text in ((Kind.STATE, self.state), (Kind.FRAME, self.frame)):
             if text is not None:
-                broadcast({connection}, text)
+                outbox.put(kind, text)
+        writer = asyncio.create_task(self._write(outbox))
         try:
             async for message in connection:
-                await self._command(connection, message)
+                self._command(outbox, message)
         except ConnectionClosed:
             pass
         finally:
-            self.clients.discard(connection)
-            if not self.clients and self.controller is not None:
+            writer.cancel()
+            self.pages.pop(connection, None)  # a page closed as too slow has gone already
+            if not self.pages and self.controller is not None:
                 self.controller.let_go()
                 self.publish(self.controller.snapshot())
 
-    async def _command(self, connection: ServerConnection, message: str | bytes) -> None:
+    async def _write(self, outbox: Outbox) -> None:
+        """Send the page its messages one at a time, each once the socket has room: a page
+        that takes none for :attr:`slow_after` seconds is closed."""
+        connection = outbox.connection
+        with suppress(ConnectionClosed):  # the page has gone: nobody to send to
+            while True:
+                text = await outbox.next()
+                try:
+                    async with asyncio.timeout(self.slow_after):
+                        await connection.send(text)
+                except TimeoutError:
+                    del self.pages[connection]  # given nothing more from now on
+                    log.warning(
+                        "closed a page that took nothing for %g s (%s)",
+                        self.slow_after,
+                        _peer(connection),
+                    )
+                    await _drop(connection)
+                    return
+
+    def _command(self, outbox: Outbox, message: str | bytes) -> None:
+        data = _command_of(message, outbox.connection)
+        if data is None:
+            return
         if self.controller is None:
-            await _error(connection, "this page only shows the board: play on the board itself")
+            _error(outbox, "this page only shows the board: play on the board itself")
             return
         try:
-            data = json.loads(message)
-            if not isinstance(data, dict):
-                raise CommandError(f"a command is a JSON object, not {message!r:.60}")
             self.controller.command(data)
-        except (CommandError, json.JSONDecodeError) as exc:
-            await _error(connection, str(exc))
+        except CommandError as exc:
+            _error(outbox, str(exc))
         self.publish(self.controller.snapshot())
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Every request passes here first: refused, served as a file, or (None) on to the
         WebSocket handshake."""
+        twice = [name for name in _SINGLE_HEADERS if len(request.headers.get_all(name)) > 1]
+        if twice:
+            log.info("refused %s: two %s headers", request.path.split("?", 1)[0], twice[0])
+            return _response(http.HTTPStatus.BAD_REQUEST, f"bgpi: two {twice[0]} headers\n")
         headers = {name.lower(): value for name, value in request.headers.raw_items()}
         path = request.path.split("?", 1)[0]
         refusal = self._refusal(request, path, headers)
@@ -233,10 +337,59 @@ class Hub:
         return response
 
 
-async def _error(connection: ServerConnection, message: str) -> None:
-    text = json.dumps({"type": "error", "message": message})
-    with suppress(ConnectionClosed):  # the page has gone: nobody to tell
-        await connection.send(text)
+def _command_of(message: str | bytes, connection: ServerConnection) -> dict[str, object] | None:
+    """The command a frame from the page holds; None for one that is no command at all
+    (binary, not JSON, nested past :data:`MAX_DEPTH`), ignored with one log line."""
+    why = None
+    if isinstance(message, bytes):
+        why = f"a binary frame of {len(message)} bytes"
+    elif _depth(message) > MAX_DEPTH:
+        why = f"JSON nested deeper than {MAX_DEPTH}"
+    else:
+        try:
+            data = json.loads(message)
+        except ValueError:
+            why = f"not JSON: {message!r:.60}"
+        else:
+            if isinstance(data, dict):
+                return data
+            why = f"not a JSON object: {message!r:.60}"
+    log.warning("ignored a frame from %s: %s", _peer(connection), why)
+    return None
+
+
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+
+
+def _depth(text: str) -> int:
+    """How deep the arrays and objects of JSON ``text`` nest (its strings left out)."""
+    depth = deepest = 0
+    for char in _STRING.sub("", text):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+async def _drop(connection: ServerConnection) -> None:
+    """Close a page that reads nothing, with the reason should it read again; the close
+    waits behind what it has not read, so after :data:`CLOSE_TIMEOUT` its socket is cut."""
+    try:
+        async with asyncio.timeout(CLOSE_TIMEOUT):
+            await connection.close(CloseCode.TRY_AGAIN_LATER, "too slow: fell behind")
+    except TimeoutError:
+        connection.transport.abort()
+
+
+def _peer(connection: ServerConnection) -> str:
+    address = connection.remote_address
+    return f"{address[0]}:{address[1]}" if address else "a page"
+
+
+def _error(outbox: Outbox, message: str) -> None:
+    outbox.put(Kind.ERROR, json.dumps({"type": "error", "message": message}))
 
 
 def _read(name: str) -> bytes:

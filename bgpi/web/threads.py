@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from contextlib import suppress
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -52,3 +52,32 @@ class LoopThread:
         if self._thread.is_alive():
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(JOIN_TIMEOUT)
+
+
+class Mailbox(Generic[T]):
+    """Values handed from any thread to a function on a loop's thread, merged while they wait:
+    however fast they come, at most one call waits on the loop, and it takes the merge of all
+    that came since the last (so a loop that falls behind skips to the newest, and nothing
+    piles up)."""
+
+    def __init__(
+        self, thread: LoopThread, take: Callable[[T], object], merge: Callable[[T, T], T]
+    ) -> None:
+        self._thread = thread
+        self._take = take
+        self._merge = merge
+        self._lock = threading.Lock()
+        self._waiting: T | None = None
+
+    def put(self, value: T) -> None:
+        with self._lock:
+            waiting = self._waiting
+            self._waiting = value if waiting is None else self._merge(waiting, value)
+        if waiting is None:  # else the call already waiting takes this one too
+            self._thread.soon(self._deliver)
+
+    def _deliver(self) -> None:
+        with self._lock:
+            value, self._waiting = self._waiting, None
+        if value is not None:
+            self._take(value)

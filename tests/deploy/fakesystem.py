@@ -66,8 +66,9 @@ elif name == "python3" and args[:2] == ["-m", "venv"]:
 elif name == "python" and args[:3] == ["-m", "pip", "install"]:
     package = Path(args[-1].removesuffix("[pi]"))
     assert (package / "pyproject.toml").is_file(), package
+    # The installed bgpi is the one under test (the script asks it for the drop-in).
     bgpi = Path(sys.argv[0]).parent / "bgpi"
-    bgpi.write_text("#!/bin/sh\n")
+    bgpi.write_text(f'#!/bin/sh\nexec {sys.executable} -m bgpi "$@"\n')
     bgpi.chmod(0o755)
 else:
     refuse()

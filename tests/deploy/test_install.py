@@ -17,6 +17,7 @@ WANTS = "/etc/systemd/system/multi-user.target.wants/bgpi.service"
 RULES = "/etc/udev/rules.d/99-bgpi.rules"
 CONFIG = "/etc/bgpi/config.toml"
 MODPROBE = "/etc/modprobe.d/bgpi-spidev.conf"
+DROPIN = "/etc/systemd/system/bgpi.service.d/network.conf"
 VENV = "/opt/bgpi/venv"
 LINK = "/usr/local/bin/bgpi"
 BOOT = "/boot/firmware/config.txt"
@@ -55,8 +56,13 @@ def test_install_puts_every_piece_in_place(tmp_path: Path) -> None:
     assert "bgpi:x:" in at(system, "/etc/passwd").read_text()
     groups = [line.split(":")[0] for line in at(system, "/etc/group").read_text().splitlines()]
     assert {"gpio", "spi", "dialout", "bgpi"} <= set(groups)
-    for name in ("/etc/bgpi/config.toml", UNIT, RULES):
+    for name in (UNIT, RULES):
         assert at(system, name).stat().st_mode & 0o777 == 0o644
+    # The config may hold the broker's password and the match code: root and bgpi only.
+    config = at(system, CONFIG).stat()
+    assert (config.st_mode & 0o777, config.st_uid) == (0o640, 0)
+    assert config.st_gid == group_id(system, "bgpi")
+    assert not at(system, DROPIN).exists()  # the example config asks for no network
 
     commands = system.commands()
     prefix = f"--prefix {system.root}"
@@ -71,6 +77,13 @@ def test_install_puts_every_piece_in_place(tmp_path: Path) -> None:
     assert pip.endswith("[pi]")
     assert f"systemctl --root={system.root} enable bgpi.service" in commands
     assert "+ install -D -m 0644" in out  # every change is printed
+
+
+def group_id(system: FakeSystem, name: str) -> int:
+    for line in at(system, "/etc/group").read_text().splitlines():
+        if line.split(":")[0] == name:
+            return int(line.split(":")[2])
+    raise AssertionError(f"no group {name} in the root")
 
 
 def test_a_second_run_changes_nothing(tmp_path: Path) -> None:
@@ -108,7 +121,7 @@ def test_dry_run_lists_every_action_and_changes_nothing(tmp_path: Path) -> None:
         "-m pip install --quiet --upgrade",
         f"install -D -m 0644 {REPO}/systemd/bgpi.service {system.root}{UNIT}",
         f"install -D -m 0644 {REPO}/systemd/99-bgpi.rules {system.root}{RULES}",
-        f"install -D -m 0644 {REPO}/systemd/config.toml {system.root}{CONFIG}",
+        f"install -D -m 0640 -o root -g bgpi {REPO}/systemd/config.toml {system.root}{CONFIG}",
         f"set_boot_block {system.root}{BOOT}",
         f"ln -sfn {VENV}/bin/bgpi {system.root}{LINK}",
         f"systemctl --root={system.root} enable bgpi.service",
