@@ -407,7 +407,8 @@ class Journal:
         chained = self._chained
         with self._reading() as db:
             ends = db.execute(
-                f"SELECT {columns(chained=chained, of='e')}, p.hash FROM records AS e "
+                f"SELECT {columns(chained=chained, of='e')}, {'p.hash' if chained else 'NULL'} "
+                "FROM records AS e "
                 "LEFT JOIN records AS p ON p.match_id = e.match_id AND p.seq = e.seq - 1 "
                 "WHERE e.kind = ?",
                 (GameEnded.kind,),
@@ -640,7 +641,7 @@ def _checked_file(db: sqlite3.Connection, path: Path, *, wal: bool) -> tuple[int
     except sqlite3.Error as exc:
         raise named(exc, path) from None
     if kept != found:
-        raise corrupt(f"{path} holds {found} records, but its last was number {kept}")
+        raise corrupt(f"{path} holds {found} records where it wrote {kept}")
     return version, journal_id
 
 
