@@ -99,9 +99,10 @@ class ForeignWalError(CorruptJournalError):
 
 
 def corrupt(message: str) -> CorruptJournalError:
-    """A corrupt journal's error, with what to do about it."""
+    """A corrupt journal's error, with what to do about it, in one line."""
     damaged = _("{problem}; the journal is damaged: {what_to_do}")
-    return CorruptJournalError(damaged.format(problem=message, what_to_do=_(MOVE_ASIDE)))
+    problem = " ".join(message.splitlines())  # what SQLite said may hold a line break
+    return CorruptJournalError(damaged.format(problem=problem, what_to_do=_(MOVE_ASIDE)))
 
 
 def check_file(path: Path, known_version: int) -> None:
@@ -388,9 +389,10 @@ def check_integrity(db: sqlite3.Connection, path: Path) -> None:
     before a match is resumed over it."""
     problems = [row[0] for row in db.execute("PRAGMA quick_check(3)")]
     if problems != ["ok"]:
-        raise corrupt(
-            _("{path} is corrupt: {reason}").format(path=path, reason="; ".join(problems))
-        )
+        # SQLite heads some of its reports with a line of its own ("*** in database main ***").
+        lines = (line for problem in problems for line in str(problem).splitlines())
+        reason = "; ".join(line for line in lines if line and not line.startswith("***"))
+        raise corrupt(_("{path} is corrupt: {reason}").format(path=path, reason=reason))
 
 
 def named(exc: sqlite3.Error, path: Path) -> JournalError:
