@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 from urllib.parse import quote
 
 from bgpi.base.errors import BgpiError
@@ -48,12 +48,18 @@ _USER_VERSION_AT: Final = 60  # offsets in the database header
 _APPLICATION_ID_AT: Final = 68
 _BUSY_TIMEOUT: Final = 2.0  # seconds to wait for another process's lock before saying so
 _WRITER_WAIT: Final = 0.25  # seconds a writer waits for a reader's glance at its lock to pass
+_ATTEMPTS: Final = 10  # reads tried while a writer's commit is under way
+_PASSING: Final = frozenset(
+    {"SQLITE_READONLY_RECOVERY", "SQLITE_READONLY_CANTINIT", "SQLITE_BUSY_RECOVERY"}
+)
 
 # SQLite's locks on a database file (os_unix.c): the pending byte, the reserved byte and the
 # shared range after them. A write lock on any of them keeps a reader out.
 _PENDING_BYTE: Final = 0x40000000
 _LOCK_BYTES: Final = 2 + 510
 _FLOCK: Final = struct.Struct("@hhqqi")  # struct flock, with the 64-bit offsets Python uses
+
+T = TypeVar("T")
 
 MOVE_ASIDE: Final = N_("move it aside to start a new journal (bgpi never deletes one)")
 
@@ -281,16 +287,19 @@ class Snapshot:
 def snapshot(path: Path, *, writer: bool = False) -> Snapshot:
     """A :class:`Snapshot` of the journal at ``path``; ``writer``: this process holds the
     writer's lock on it."""
-    attempts = 3
+    attempt = 1
     while True:
         live_writer = not writer and _held_by_writer(path)
         beside = _beside(path)
         try:
             return _snapshot(path, *beside, live_writer=live_writer)
         except sqlite3.Error as exc:
-            attempts -= 1
-            if not attempts or _beside(path) == beside:  # else a writer came or went: again
+            # Again if a writer came or went meanwhile, or was in the middle of a commit.
+            again = _beside(path) != beside or passing(exc)
+            if attempt == _ATTEMPTS or not again:
                 raise named(exc, path) from None
+        time.sleep(0.01 * attempt)
+        attempt += 1
 
 
 def _beside(path: Path) -> tuple[bool, bool]:
@@ -382,6 +391,32 @@ def _lock_holder(fd: int) -> int | None:
     found = fcntl.fcntl(fd, command, wanted + bytes(16))
     kind, _whence, _start, _length, pid = _FLOCK.unpack(found[: _FLOCK.size])
     return None if kind == fcntl.F_UNLCK else int(pid)
+
+
+def at_one_moment(db: sqlite3.Connection, path: Path, read: Callable[[sqlite3.Connection], T]) -> T:
+    """``read`` in one read transaction, so that what it reads together is of one moment
+    while a writer goes on; SQLite's errors named. Tried again when a writer was half-way
+    through updating the log's index as it began: a reader that may not write the index
+    cannot wait that out as SQLite's readers do."""
+    attempt = 1
+    while True:
+        try:
+            db.execute("BEGIN")
+            try:
+                return read(db)
+            finally:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            if attempt == _ATTEMPTS or not passing(exc):
+                raise named(exc, path) from None
+        time.sleep(0.01 * attempt)
+        attempt += 1
+
+
+def passing(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error is one a moment later may not give (a writer's commit under way)."""
+    return getattr(exc, "sqlite_errorname", "") in _PASSING
 
 
 def check_integrity(db: sqlite3.Connection, path: Path) -> None:

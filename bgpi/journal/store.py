@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import Any, Final
 
 from bgpi.base.i18n import _
 from bgpi.journal.chain import ID_SIZE, Row, broken, columns, link, new_id, seed
@@ -44,6 +44,7 @@ from bgpi.journal.file import (
     LockedJournalError,
     NoJournalError,
     WalJournalError,
+    at_one_moment,
     check_file,
     check_integrity,
     connect,
@@ -387,15 +388,10 @@ class Journal:
     def records(self, match_id: int | None = None) -> list[Record]:
         """The records of a match in order, by default of the latest; none if the journal
         has no match yet. Its chain is checked, from the match before to the one after."""
-        with self._reading() as db:
-            if match_id is None:
-                if not self._has_matches(db):
-                    return []
-                match_id = self._latest(db)
-            elif db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                raise NoMatchError(_("{path}: no match {id}").format(path=self.path, id=match_id))
-            rows = self._rows(db, "WHERE match_id = ? ORDER BY seq", match_id)
-            around = self._around(db, match_id) if self._chained else None
+        found = at_one_moment(self._connection(), self.path, lambda db: self._match(db, match_id))
+        if found is None:
+            return []
+        match_id, rows, around = found
         records = [self._read(match_id, index, row) for index, row in enumerate(rows)]
         if around is not None:
             self._check_chain(match_id, rows, *around)
@@ -404,20 +400,7 @@ class Journal:
     def matches(self) -> list[MatchInfo]:
         """Every match in the journal, oldest first; each checked against its first record,
         and each game end against the record before it."""
-        chained = self._chained
-        with self._reading() as db:
-            ends = db.execute(
-                f"SELECT {columns(chained=chained, of='e')}, {'p.hash' if chained else 'NULL'} "
-                "FROM records AS e "
-                "LEFT JOIN records AS p ON p.match_id = e.match_id AND p.seq = e.seq - 1 "
-                "WHERE e.kind = ?",
-                (GameEnded.kind,),
-            ).fetchall()
-            starts = db.execute(
-                "SELECT m.id, m.started_at, m.length, CAST(m.white AS BLOB), "
-                f"CAST(m.black AS BLOB), {columns(chained=chained, of='r')} FROM matches AS m "
-                "LEFT JOIN records AS r ON r.match_id = m.id AND r.seq = 0 ORDER BY m.id"
-            ).fetchall()
+        ends, starts = at_one_moment(self._connection(), self.path, self._listing)
         scores: dict[int, list[int]] = {}
         games: dict[int, int] = {}
         for values in ends:
@@ -428,7 +411,7 @@ class Journal:
                     f"{self.path}: record {row.seq} of match {row.match_id} is filed as a game "
                     f"end but holds {row.text[:60]!r}"
                 )
-            if chained and not row.follows(values[-1]):
+            if self._chained and not row.follows(values[-1]):
                 raise self._unchained(row)
             scores.setdefault(row.match_id, [0, 0])[end.winner] += end.points
             games[row.match_id] = games.get(row.match_id, 0) + 1
@@ -451,14 +434,37 @@ class Journal:
             raise JournalError(_("{path}: the journal is closed").format(path=self.path))
         return self._db
 
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        """The connection to read with; what SQLite cannot read is a corrupt journal."""
-        db = self._connection()
-        try:
-            yield db
-        except sqlite3.Error as exc:
-            raise named(exc, self.path) from None
+    def _match(
+        self, db: sqlite3.Connection, match_id: int | None
+    ) -> tuple[int, list[Row], tuple[bytes | None, Row | None, object] | None] | None:
+        """A match's rows (the latest's by default; None if there is no match yet), and what
+        its chain runs between."""
+        if match_id is None:
+            if not self._has_matches(db):
+                return None
+            match_id = self._latest(db)
+        elif db.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+            raise NoMatchError(_("{path}: no match {id}").format(path=self.path, id=match_id))
+        rows = self._rows(db, "WHERE match_id = ? ORDER BY seq", match_id)
+        return match_id, rows, self._around(db, match_id) if self._chained else None
+
+    def _listing(self, db: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
+        """The rows of the match list: the game ends, each with the hash before it, and the
+        matches, each with its first record."""
+        chained = self._chained
+        ends = db.execute(
+            f"SELECT {columns(chained=chained, of='e')}, {'p.hash' if chained else 'NULL'} "
+            "FROM records AS e "
+            "LEFT JOIN records AS p ON p.match_id = e.match_id AND p.seq = e.seq - 1 "
+            "WHERE e.kind = ?",
+            (GameEnded.kind,),
+        ).fetchall()
+        starts = db.execute(
+            "SELECT m.id, m.started_at, m.length, CAST(m.white AS BLOB), "
+            f"CAST(m.black AS BLOB), {columns(chained=chained, of='r')} FROM matches AS m "
+            "LEFT JOIN records AS r ON r.match_id = m.id AND r.seq = 0 ORDER BY m.id"
+        ).fetchall()
+        return ends, starts
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -624,22 +630,23 @@ def _checked_file(db: sqlite3.Connection, path: Path, *, wal: bool) -> tuple[int
     """The schema version and identity of the journal a snapshot reads, once its pages,
     tables and number of records are checked, and ``wal``, its write-ahead log against the
     file alone."""
-    try:
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        if version > schema_version():  # written by a newer bgpi, still in the WAL
-            raise JournalVersionError(newer(path, version, schema_version()))
-        if version:
-            _check_tables(db, path, version)
-        check_integrity(db, path)
-        if wal:
-            _same_journal(db, path)
-        if version < _CHAINED:
-            return version, None
-        journal_id = _identity(db, path)
-        (kept,) = db.execute("SELECT records FROM journal").fetchone()
-        (found,) = db.execute("SELECT COUNT(*) FROM records").fetchone()
-    except sqlite3.Error as exc:
-        raise named(exc, path) from None
+    return at_one_moment(db, path, lambda db: _file_checks(db, path, wal=wal))
+
+
+def _file_checks(db: sqlite3.Connection, path: Path, *, wal: bool) -> tuple[int, bytes | None]:
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > schema_version():  # written by a newer bgpi, still in the WAL
+        raise JournalVersionError(newer(path, version, schema_version()))
+    if version:
+        _check_tables(db, path, version)
+    check_integrity(db, path)
+    if wal:
+        _same_journal(db, path)
+    if version < _CHAINED:
+        return version, None
+    journal_id = _identity(db, path)
+    (kept,) = db.execute("SELECT records FROM journal").fetchone()
+    (found,) = db.execute("SELECT COUNT(*) FROM records").fetchone()
     if kept != found:
         raise corrupt(f"{path} holds {found} records where it wrote {kept}")
     return version, journal_id

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from bgpi.journal.store import (
 from tests.shell.matches import play_match
 from tests.shell.test_damage import bgpi_command, snapshot
 
+ROOT = Path(__file__).resolve().parents[2]
 FIRST = play_match(5, MatchStarted(7, names=("Ann", "Bob")))
 SECOND = play_match(5, MatchStarted(5))[:10]  # Black to roll
 
@@ -366,3 +369,41 @@ def test_export_writes_no_file_for_a_damaged_match(path: Path, tmp_path: Path) -
     out = tmp_path / "match.mat"
     assert main(["export", "--state-dir", str(path.parent), "-o", str(out)]) == 1
     assert not out.exists()
+
+
+# -- a reader beside a writer -----------------------------------------------------------------
+
+APPENDER = """
+import sys
+from bgpi.journal.records import MatchStarted
+from bgpi.journal.store import Journal
+from tests.shell.matches import play_match
+
+with Journal.open(sys.argv[1]) as journal:
+    print("open", flush=True)
+    for seed in range(4):
+        for record in play_match(seed, MatchStarted(3)):
+            journal.append(record)
+"""
+
+
+def test_a_reader_beside_a_writer_reads_each_moment_whole(path: Path) -> None:
+    """What a reader reads together (a match, its chain, the journal's tip) is of one moment,
+    however the writer's commits fall between its reads: never a false alarm."""
+    writer = subprocess.Popen(
+        [sys.executable, "-c", APPENDER, str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    assert writer.stdout is not None
+    assert writer.stdout.readline() == "open\n"
+    matches = [play_match(seed, MatchStarted(3)) for seed in range(4)]
+    reads = 0
+    while writer.poll() is None or not reads:
+        with Journal.open(path, read_only=True) as journal:
+            listed = journal.matches()
+            records = journal.records()
+        assert any(records == match[: len(records)] for match in matches)
+        assert len(listed) <= len(matches)
+        reads += 1
+    writer.stdout.close()
+    assert writer.wait() == 0
+    assert reads > 10
