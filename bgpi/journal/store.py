@@ -22,6 +22,7 @@ reading any match checks its whole chain, from the match before it to the match 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -524,7 +525,8 @@ class Journal:
             expected = "is not" if index == 0 else "is"
             raise corrupt(f"{where} {expected} a MatchStarted")
         if row.kind != record.kind.encode():
-            raise corrupt(f"{where} is filed as {row.kind!r} but holds {record.kind!r}")
+            filed = row.kind.decode(errors="replace")
+            raise corrupt(f"{where} is filed as a {filed!r} record but holds a {record.kind!r}")
         return record
 
     def _around(
@@ -569,26 +571,30 @@ class Journal:
         )
 
     def _listed(self, values: Sequence[object]) -> tuple[int, float, int, tuple[str, str]]:
-        """One match as the match list has it, checked against its first record."""
+        """One match as the match list has it, checked against its first record (read as
+        JSON only: reading the match itself checks the record in full)."""
         match_id, started_at, length, white, black = values[:5]
         assert isinstance(match_id, int)  # the table's INTEGER PRIMARY KEY
         if values[5] is None:
             raise corrupt(f"{self.path}: match {match_id} has no first record")
         row = self._row(values[5:])
-        start = self._read(match_id, 0, row)
         try:
             names = (_text(white), _text(black))
+            first = json.loads(_text(row.text))
         except ValueError:
-            raise corrupt(f"{self.path}: the names of match {match_id} are damaged") from None
-        if not (
-            isinstance(start, MatchStarted)
-            and (started_at, length, names) == (row.at, start.length, start.names)
-        ):
+            raise corrupt(f"{self.path}: match {match_id} or its first record is damaged") from None
+        listed = (MatchStarted.kind, length, [*names], started_at)
+        said = (
+            [first.get(key) for key in ("kind", "length", "names")]
+            if isinstance(first, dict)
+            else []
+        )
+        if not isinstance(length, int) or (*said, row.at) != listed:
             raise corrupt(
                 f"{self.path}: match {match_id} is listed as {length} points, {names}, "
                 "but its first record says otherwise"
             )
-        return match_id, row.at, start.length, names
+        return match_id, row.at, length, names
 
 
 def _text(value: object) -> str:
