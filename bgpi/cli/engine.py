@@ -7,6 +7,7 @@ import argparse
 from bgpi.base.i18n import N_, _
 from bgpi.cli.arguments import Commands, add_command, bounded, journal_path, level
 from bgpi.cli.errors import OK, CommandError
+from bgpi.cli.journal import replayed
 from bgpi.present.phrases import PHASES, player
 from bgpi.service.config import Config
 
@@ -47,19 +48,16 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
 def _analyse(config: Config, args: argparse.Namespace) -> int:
     from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
     from bgpi.engine.analysis import AnalysisStore, analysed, report  # noqa: PLC0415
-    from bgpi.journal.store import Journal  # noqa: PLC0415
 
     path = journal_path(config, args)
     if not path.exists():
         raise CommandError(
             _("no journal at {path}: nothing has been played there").format(path=path)
         )
-    with Journal.open(path, read_only=True) as journal:  # bgpi run may be writing it
-        records = journal.records(args.match)
-        matches = journal.matches()
-    if not matches:
+    match = replayed(config, path, args.match)  # checked before the store may write to it
+    if match is None:
         raise CommandError(_("the journal {path} holds no match yet").format(path=path))
-    match_id = args.match if args.match is not None else matches[-1].id
+    match_id, records = match.id, match.records
     chosen = Level.parse(args.level)
     engine = GnubgEngine(chosen, analysis_level=chosen, timeout=config.seats.timeout_s)
     engine.analysis_timeout = args.timeout  # started and ended as for a seat: only this is long
@@ -79,19 +77,16 @@ def _analyse(config: Config, args: argparse.Namespace) -> int:
 def _hint(config: Config, args: argparse.Namespace) -> int:
     from bgpi.engine import EngineError, GnubgEngine, Level  # noqa: PLC0415
     from bgpi.engine.hints import hint  # noqa: PLC0415
-    from bgpi.journal.store import Journal  # noqa: PLC0415
-    from bgpi.service.app import table_config  # noqa: PLC0415
-    from bgpi.service.resume import read  # noqa: PLC0415
 
     path = journal_path(config, args)
     if not path.exists():
         raise CommandError(
             _("no journal at {path}: nothing has been played there").format(path=path)
         )
-    with Journal.open(path) as journal:
-        table = read(table_config(config), journal)
-    if table is None:
+    match = replayed(config, path)  # read-only: bgpi run may be writing it
+    if match is None:
         raise CommandError(_("{path} holds no match yet").format(path=path))
+    table = match.table
     engine = GnubgEngine(Level.parse(args.level), timeout=config.seats.timeout_s)
     try:
         given = hint(table, engine)

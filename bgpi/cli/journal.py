@@ -6,13 +6,19 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgpi.base.i18n import N_, _
 from bgpi.cli.arguments import Commands, add_command, bounded, journal_path
 from bgpi.cli.errors import OK, CommandError
 from bgpi.present.phrases import PHASES, players
 from bgpi.service.config import Config
+
+if TYPE_CHECKING:
+    from bgpi.journal.records import Record
+    from bgpi.table import Table
 
 log = logging.getLogger("bgpi")
 
@@ -34,15 +40,14 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
 
 def _export(config: Config, args: argparse.Namespace) -> int:
     from bgpi.journal.export import export_mat  # noqa: PLC0415 (each command loads what it needs)
-    from bgpi.journal.store import Journal, corrupt  # noqa: PLC0415
+    from bgpi.journal.store import corrupt  # noqa: PLC0415
 
     path = journal_path(config, args)
-    with Journal.open(path, read_only=True) as journal:
-        records = journal.records(args.match)
-    if not records:  # a fresh board: its first match is still being chosen
+    match = replayed(config, path, args.match)
+    if match is None:  # a fresh board: its first match is still being chosen
         raise CommandError(f"{path} holds no match yet")
     try:
-        text = export_mat(records)
+        text = export_mat(match.records)
     except ValueError as exc:  # a record the rules refuse: the journal is damaged
         raise corrupt(f"{path}: {exc}") from None
     if args.output in (None, "-"):
@@ -54,18 +59,15 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 
 def _status(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.journal.store import Journal  # noqa: PLC0415
     from bgpi.present.diagram import board_text, match_text  # noqa: PLC0415
-    from bgpi.service.app import table_config  # noqa: PLC0415
-    from bgpi.service.resume import read  # noqa: PLC0415
 
     path = journal_path(config, args)
-    with Journal.open(path, read_only=True) as journal:
-        table = read(table_config(config), journal)
-    if table is None:
+    match = replayed(config, path)
+    if match is None:
         raise CommandError(_("{path} holds no match yet").format(path=path))
     # The IDs are gnubg's (the position as the player on roll sees it); the rest is what
     # a player at the board reads: names, colours and the board's printed numbers.
+    table = match.table
     view = table.mover_view if table.match.turn is not None else table.position
     for line in match_text(table.match, players(table.names)):
         print(line)
@@ -74,3 +76,34 @@ def _status(config: Config, args: argparse.Namespace) -> int:
     print(f"Match ID: {table.match.id()}")
     print(board_text(table.position, players(table.names)))
     return OK
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A match of the journal: its id, its records and the table they replay to."""
+
+    id: int
+    records: list[Record]
+    table: Table
+
+
+def replayed(config: Config, path: Path, match_id: int | None = None) -> Replayed | None:
+    """A match of the journal at ``path`` (the latest by default), read without a byte of it
+    changing, and the table its records replay to: as a restart would resume it, but
+    journaling nothing. None if the journal holds no match yet. Records the rules refuse are
+    a damaged journal (CorruptJournalError), named before anything is made of them."""
+    from bgpi.journal.store import Journal, corrupt  # noqa: PLC0415
+    from bgpi.service.app import table_config  # noqa: PLC0415
+    from bgpi.service.resume import replay  # noqa: PLC0415
+
+    with Journal.open(path, read_only=True) as journal:  # bgpi run may be writing it
+        records = journal.records(match_id)
+        if match_id is None and records:
+            match_id = journal.matches()[-1].id
+    if match_id is None or not records:
+        return None
+    try:
+        table, _owed = replay(table_config(config), records)
+    except ValueError as exc:
+        raise corrupt(f"{path}: {exc}") from None
+    return Replayed(match_id, records, table)

@@ -34,7 +34,7 @@ from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
 from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.journal.records import GameEnded, MatchStarted, Seat
-from bgpi.journal.store import JOURNAL_NAME, Journal, JournalError
+from bgpi.journal.store import JOURNAL_NAME, Check, Journal, JournalError
 from bgpi.lights.render import next_change, render
 from bgpi.lights.scene import Alert, Scene
 from bgpi.present.cues import Cue, pairs
@@ -157,6 +157,13 @@ def table_config(config: Config) -> TableConfig:
     )
 
 
+def replays(config: Config) -> Check:
+    """What the journal must pass before ``bgpi run`` opens it for writing: its latest match
+    replays by the rules. A record that does not fit is then named, and the journal refused,
+    with not a byte of it (nor of its -wal and -shm) changed."""
+    return lambda records: Table.replay(table_config(config), records)
+
+
 class Hands(Protocol):
     """Simulated hands that play at the board (``bgpi run --self-play``, bgpi.sim.selfplay): told
     before the loop starts, then called after each turn of it, on its thread."""
@@ -211,7 +218,8 @@ class App:
         with ExitStack() as stack:
             engines = self._open_engines()
             try:
-                journal = stack.enter_context(Journal.open(self.state_dir / JOURNAL_NAME))
+                path = self.state_dir / JOURNAL_NAME
+                journal = stack.enter_context(Journal.open(path, check=replays(self.config)))
                 link = self._open_remote(journal, stack)
                 table = resume(
                     table_config(self.config), journal, _with_seats(self.config, engines)

@@ -86,18 +86,6 @@ def unfinished(config: TableConfig, journal: Journal) -> list[Record] | None:
     return _resumed(config, journal)[1]
 
 
-def read(config: TableConfig, journal: Journal) -> Table | None:
-    """The table the journal's latest match leads to, read only: as a restart would resume
-    it, but what it owes is not journaled. None if the journal holds no match."""
-    records = journal.records()
-    if not records:
-        return None
-    try:
-        return replay(config, records)[0]
-    except ValueError as exc:
-        raise corrupt(f"{journal.path}: {exc}") from None
-
-
 def _resumed(config: TableConfig, journal: Journal) -> tuple[Table, list[Record]]:
     """The latest match's table and records, what they owed journaled."""
     try:

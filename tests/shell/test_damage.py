@@ -73,7 +73,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
     "not SQLite": (not_sqlite, "is not a SQLite database: move it aside"),
     "empty": (empty, r"is empty \(0 bytes\)"),
     "corrupt": (corrupt, "is corrupt: .*move it aside"),
-    "newer": (newer, "schema version 99; this bgpi knows up to 2: use a newer bgpi"),
+    "newer": (newer, "schema version 99; this bgpi knows up to 3: use a newer bgpi"),
     "unappliable WAL": (unappliable_wal, "write-ahead log.* cannot be applied"),
     "a record that does not fit": (
         does_not_fit,

@@ -90,7 +90,7 @@ def raw(path: Path) -> sqlite3.Connection:
 def test_a_new_journal_is_bgpi_s_schema_in_wal_mode(journal: Journal, path: Path) -> None:
     db = raw(path)
     assert db.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
-    assert db.execute("PRAGMA user_version").fetchone() == (schema_version(),) == (2,)
+    assert db.execute("PRAGMA user_version").fetchone() == (schema_version(),) == (3,)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     db.close()
     assert path.read_bytes()[68:72] == b"bgpi"
@@ -245,18 +245,18 @@ def test_a_journal_of_a_newer_bgpi_is_refused(path: Path) -> None:
     with Journal.open(path) as journal:
         journal.new_match(MatchStarted(3))
     db = raw(path)
-    db.execute("PRAGMA user_version = 3")
+    db.execute("PRAGMA user_version = 4")
     db.close()
-    refused(path, JournalVersionError, "schema version 3; this bgpi knows up to 2")
+    refused(path, JournalVersionError, "schema version 4; this bgpi knows up to 3")
 
 
 def test_a_newer_version_still_in_the_wal_is_refused(path: Path) -> None:
     Journal.open(path).close()
     newer = raw(path)
     newer.execute("PRAGMA wal_autocheckpoint = 0")
-    newer.execute("PRAGMA user_version = 3")  # in the WAL only, while this stays open
-    assert path.read_bytes()[60:64] == (2).to_bytes(4, "big")
-    with pytest.raises(JournalVersionError, match="schema version 3"):
+    newer.execute("PRAGMA user_version = 4")  # in the WAL only, while this stays open
+    assert path.read_bytes()[60:64] == (3).to_bytes(4, "big")
+    with pytest.raises(JournalVersionError, match="schema version 4"):
         Journal.open(path)
     newer.close()
 
@@ -347,12 +347,12 @@ def test_an_older_schema_is_migrated(path: Path, monkeypatch: pytest.MonkeyPatch
         journal.new_match(MatchStarted(3))
         journal.append(GameStarted())
     monkeypatch.setattr(store, "MIGRATIONS", (*store.MIGRATIONS, add_venue))
-    assert schema_version() == 3
+    assert schema_version() == 4
     with Journal.open(path) as journal:
         assert journal.records() == [MatchStarted(3), GameStarted()]
         journal.append(OpeningRolled(6, 1))
     db = raw(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (3,)
+    assert db.execute("PRAGMA user_version").fetchone() == (4,)
     assert db.execute("SELECT venue FROM matches").fetchall() == [("club",)]
     db.close()
 
@@ -376,10 +376,10 @@ def test_a_failed_migration_leaves_the_journal_as_it_was(
     with Journal.open(path) as journal:
         journal.new_match(MatchStarted(3))
     monkeypatch.setattr(store, "MIGRATIONS", (*store.MIGRATIONS, half_done))
-    with pytest.raises(JournalError, match=r"from schema version 2 to 3 failed.*disk on fire"):
+    with pytest.raises(JournalError, match=r"from schema version 3 to 4 failed.*disk on fire"):
         Journal.open(path)
     db = raw(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    assert db.execute("PRAGMA user_version").fetchone() == (3,)
     columns = [row[1] for row in db.execute("PRAGMA table_info(matches)")]
     assert "venue" not in columns
     db.close()
@@ -487,7 +487,7 @@ def test_a_reader_refuses_a_newer_version_still_in_the_wal(path: Path) -> None:
     Journal.open(path).close()
     newer = raw(path)
     newer.execute("PRAGMA wal_autocheckpoint = 0")
-    newer.execute("PRAGMA user_version = 3")
+    newer.execute("PRAGMA user_version = 4")
     with pytest.raises(JournalVersionError, match="use a newer bgpi"):
         Journal.open(path, read_only=True)
     newer.close()
