@@ -25,6 +25,11 @@ class BackendClosedError(HalError, RuntimeError):
     """A backend used after :meth:`close`."""
 
 
+class SimActionError(HalError, ValueError):
+    """A hand's action the simulated board cannot do: lifting from an empty point, knocking a
+    checker that is not there, pressing a button already down."""
+
+
 class UnknownBackendError(HalError, ValueError):
     """A backend name that is not one of the known ones."""
 
@@ -41,6 +46,7 @@ __all__ = [
     "GeometryError",
     "HalError",
     "PixelFrameError",
+    "SimActionError",
     "UnknownBackendError",
     "one_line",
 ]

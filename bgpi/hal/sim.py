@@ -43,7 +43,7 @@ from bgpi.hal.api import (
     SensorFrame,
     check_frame,
 )
-from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, HalError
+from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, SimActionError
 
 Layout = Mapping[Zone, tuple[Player, int]]
 
@@ -302,7 +302,7 @@ class SimBoard(Closing):
             taken = self._zone(zone).take(None if colour is None else check_colour(colour))
             if taken is None:
                 what = "checker" if colour is None else f"{COLOUR_NAMES[colour]} checker"
-                raise HalError(f"no {what} on {zone_name(zone)} to lift")
+                raise SimActionError(f"no {what} on {zone_name(zone)} to lift")
             self._follow((zone,), self.clock())
             return taken
 
@@ -342,7 +342,7 @@ class SimBoard(Closing):
             self._begin()
             pile = self._zone(zone)
             if not 0 <= slot < len(pile.slots) or pile.slots[slot] is not None:
-                raise HalError(f"{zone_name(zone)} slot {slot} is not a free slot")
+                raise SimActionError(f"{zone_name(zone)} slot {slot} is not a free slot")
             pile.slots[slot] = check_colour(colour)
             self._follow((zone,), self.clock())
 
@@ -356,10 +356,10 @@ class SimBoard(Closing):
             held = [s for s, c in enumerate(pile.slots) if c is not None]
             if slot is None:
                 if not held:
-                    raise HalError(f"no checker on a switch of {zone_name(zone)} to knock")
+                    raise SimActionError(f"no checker on a switch of {zone_name(zone)} to knock")
                 slot = held[-1]
             if slot not in held:
-                raise HalError(f"no checker on {zone_name(zone)} slot {slot} to knock")
+                raise SimActionError(f"no checker on {zone_name(zone)} slot {slot} to knock")
             colour = pile.slots[slot]
             assert colour is not None
             pile.slots[slot] = None
@@ -430,7 +430,7 @@ class SimBoard(Closing):
 
     def _manual_clock(self) -> ManualClock:
         if not isinstance(self.clock, ManualClock):
-            raise HalError(f"advance() needs a ManualClock; this board reads {self.clock!r}")
+            raise SimActionError(f"advance() needs a ManualClock; this board reads {self.clock!r}")
         return self.clock
 
     def _zone(self, zone: Zone) -> _Zone:
@@ -547,7 +547,7 @@ class SimButtons(Closing):
         key = (player, button)
         if (key in self._down) == pressed:
             state = "down" if pressed else "up"
-            raise HalError(f"{COLOUR_NAMES[player]}'s {button} button is already {state}")
+            raise SimActionError(f"{COLOUR_NAMES[player]}'s {button} button is already {state}")
         if pressed:
             self._down.add(key)
         else:

@@ -34,7 +34,7 @@ from bgpi.table import Phase
 from bgpi.web.auth import is_loopback, new_token
 from bgpi.web.linkview import remote_message
 from bgpi.web.run import Address, serve_sim
-from bgpi.web.server import CommandError, Snapshot
+from bgpi.web.server import PageCommandError, Snapshot
 from bgpi.web.session import SimSession
 
 
@@ -56,7 +56,7 @@ class RemoteSimSession(SimSession):
 
     def command(self, message: Mapping[str, object]) -> None:
         if message.get("type") == "press" and self._too_early(message):
-            raise CommandError("White rolls the first opening die: wait for it")
+            raise PageCommandError("White rolls the first opening die: wait for it")
         super().command(message)
         self.follow()
 

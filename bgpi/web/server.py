@@ -77,7 +77,7 @@ _SECURITY_HEADERS: Final = (
 )
 
 
-class CommandError(BgpiError, ValueError):
+class PageCommandError(BgpiError, ValueError):
     """A command from the page that cannot be done: the message goes back to the page."""
 
 
@@ -141,7 +141,7 @@ class Controller(Protocol):
     """The owner of a table the page may play (the simulator)."""
 
     def command(self, message: Mapping[str, object]) -> None:
-        """Do what the page asks, or raise :class:`CommandError`."""
+        """Do what the page asks, or raise :class:`PageCommandError`."""
         ...
 
     def snapshot(self) -> Snapshot:
@@ -267,7 +267,7 @@ class Hub:
             return
         try:
             self.controller.command(data)
-        except CommandError as exc:
+        except PageCommandError as exc:
             _error(outbox, str(exc))
         self.publish(self.controller.snapshot())
 

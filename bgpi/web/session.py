@@ -53,7 +53,7 @@ from bgpi.present.gamelog import current_match
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Choosing, Table
 from bgpi.table.options import options_of
-from bgpi.web.server import CommandError, Snapshot
+from bgpi.web.server import PageCommandError, Snapshot
 from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
 
 if TYPE_CHECKING:  # the engine's modules load only where a seat or a hint needs them
@@ -133,13 +133,13 @@ class SimSession:
         kind = message.get("type")
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise CommandError(
+            raise PageCommandError(
                 f"unknown command {kind!r}: the commands are {', '.join(self._handlers)}"
             )
         try:
             handler(message)
         except HalError as exc:
-            raise CommandError(str(exc)) from None
+            raise PageCommandError(str(exc)) from None
         self.sim.advance(0.0)  # the switches' new frame reaches the table now
 
     def _lift(self, message: Mapping[str, object]) -> None:
@@ -153,12 +153,12 @@ class SimSession:
         colour = _player(message, "colour")
         held = next((i for i, (c, _origin) in enumerate(self.hand) if c == colour), None)
         if held is None:
-            raise CommandError(
+            raise PageCommandError(
                 f"no {COLOUR_NAMES[colour]} checker in hand to place on {zone_name(zone)}"
             )
         slot = message.get("slot")
         if slot is not None and (type(slot) is not int or slot < 0):
-            raise CommandError(f"slot {slot!r} is not a slot number (0 is the base)")
+            raise PageCommandError(f"slot {slot!r} is not a slot number (0 is the base)")
         landing = self._free_slots(zone)
         self.sim.board.place(zone, colour)
         del self.hand[held]
@@ -178,7 +178,7 @@ class SimSession:
         zone = _zone(message)
         slot = message.get("slot")
         if slot is not None and type(slot) is not int:
-            raise CommandError(f"slot {slot!r} is not a slot number (0 is the base)")
+            raise PageCommandError(f"slot {slot!r} is not a slot number (0 is the base)")
         self.sim.board.knock(zone, slot, by=None)
 
     def _straighten(self, message: Mapping[str, object]) -> None:
@@ -204,7 +204,7 @@ class SimSession:
         wanted = next((o for o in options if o.name.lower() == message.get("option")), None)
         if wanted is None:
             names = ", ".join(o.name.lower() for o in options)
-            raise CommandError(
+            raise PageCommandError(
                 _("option {option!r} is not one of {names}").format(
                     option=message.get("option"), names=names
                 )
@@ -226,7 +226,7 @@ class SimSession:
     def _choosing(self) -> Choosing:
         at = self.sim.table.at
         if not isinstance(at, Choosing):
-            raise CommandError(
+            raise PageCommandError(
                 _("the match is chosen between matches, not in phase {phase}").format(
                     phase=at.kind.value
                 )
@@ -237,7 +237,7 @@ class SimSession:
         """Whose buttons the page presses to choose: a person's at this board."""
         people = [p for p in PLAYERS if self.sim.table.seats[p] is Seat.PERSON]
         if not people:
-            raise CommandError(_("no person sits at this board: the seats start the match"))
+            raise PageCommandError(_("no person sits at this board: the seats start the match"))
         return people[0]
 
     def _click(self, player: Player, button: ButtonName) -> None:
@@ -284,7 +284,7 @@ def _choice(message: Mapping[str, object], name: str, allowed: tuple[int, ...]) 
     value = message.get(name)
     # An int from the page's JSON (or a Player, an int too, from a test); never a bool.
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        raise CommandError(f"{name} {value!r} is not one of {allowed[0]}-{allowed[-1]}")
+        raise PageCommandError(f"{name} {value!r} is not one of {allowed[0]}-{allowed[-1]}")
     return value
 
 
@@ -298,4 +298,4 @@ def _button(message: Mapping[str, object]) -> tuple[Player, ButtonName]:
     for name in BUTTONS:
         if button == name:
             return player, name
-    raise CommandError(f"button {button!r} is not one of {', '.join(BUTTONS)}")
+    raise PageCommandError(f"button {button!r} is not one of {', '.join(BUTTONS)}")

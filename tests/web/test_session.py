@@ -8,7 +8,7 @@ from bgpi.service.config import Config
 from bgpi.sim.simtable import Fresh
 from bgpi.table import Phase
 from bgpi.web.run import new_session
-from bgpi.web.server import CommandError
+from bgpi.web.server import PageCommandError
 from bgpi.web.session import SimSession
 from tests.web.started import started_session
 
@@ -119,7 +119,7 @@ def test_a_command_that_cannot_be_done_says_why_and_changes_nothing(
     session: SimSession, message: dict[str, object], error: str
 ) -> None:
     before = session.sim.board.counts()
-    with pytest.raises(CommandError, match=error.replace("(", r"\(")):
+    with pytest.raises(PageCommandError, match=error.replace("(", r"\(")):
         session.command(message)
     assert session.sim.board.counts() == before
     assert session.hand == []
