@@ -21,7 +21,7 @@ from bgpi.sensing.board import zone_of
 from bgpi.service.config import Config
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Phase
-from bgpi.web.server import CommandError
+from bgpi.web.server import PageCommandError
 from tests.remote.boards import CODE, Board
 from tests.remote.conftest import Mosquitto
 
@@ -128,7 +128,7 @@ def test_black_cannot_roll_its_opening_die_before_white(
         session = RemoteSimSession(sim, config.ledmap, config.style, link)
         try:
             press(session, BLACK, "roll")
-        except CommandError as exc:
+        except PageCommandError as exc:
             assert str(exc) == "White rolls the first opening die: wait for it"
         else:
             raise AssertionError("Black rolled first")
