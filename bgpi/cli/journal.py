@@ -27,24 +27,40 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
         help="the match (default: the latest)",
     )
     export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
+    export.add_argument(
+        "--format",
+        choices=("mat", "sgf"),
+        default="mat",
+        help="mat (default), or gnubg's own SGF, saved by gnubg from the .mat",
+    )
+    export.add_argument(
+        "--site", help="the [Site] header line (default: the config's [players] site)"
+    )
     add_command(
         commands, common, "status", _status, "print the current position, Position ID and Match ID"
     )
 
 
 def _export(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.journal.export import export_mat  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.journal.export import MatHeader, export_mat  # noqa: PLC0415 (each loads its own)
     from bgpi.journal.store import Journal, corrupt  # noqa: PLC0415
 
     path = journal_path(config, args)
     with Journal.open(path, read_only=True) as journal:
         records = journal.records(args.match)
+        infos = journal.matches()
     if not records:  # a fresh board: its first match is still being chosen
         raise CommandError(f"{path} holds no match yet")
+    info = infos[-1] if args.match is None else next(m for m in infos if m.id == args.match)
+    site = config.players.site if args.site is None else args.site
     try:
-        text = export_mat(records)
+        text = export_mat(records, MatHeader(site, info.id, info.started_at))
     except ValueError as exc:  # a record the rules refuse: the journal is damaged
         raise corrupt(f"{path}: {exc}") from None
+    if args.format == "sgf":
+        from bgpi.engine.sgf import sgf_of  # noqa: PLC0415
+
+        text = sgf_of(text)
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -56,6 +72,7 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.journal.store import Journal  # noqa: PLC0415
     from bgpi.present.diagram import board_text, match_text  # noqa: PLC0415
+    from bgpi.rules.xgid import xgid  # noqa: PLC0415
     from bgpi.service.app import table_config  # noqa: PLC0415
     from bgpi.service.resume import read  # noqa: PLC0415
 
@@ -72,5 +89,6 @@ def _status(config: Config, args: argparse.Namespace) -> int:
     print(_("phase: {phase}").format(phase=_(PHASES[table.phase])))
     print(f"Position ID: {view.id()}")
     print(f"Match ID: {table.match.id()}")
+    print(xgid(table.position, table.match))  # White's side, as the board is printed
     print(board_text(table.position, players(table.names)))
     return OK

@@ -34,6 +34,7 @@ automatic doubles.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,9 +79,20 @@ class MatExportError(BgpiError, ValueError):
     """Records that do not make a match: names the record and what is wrong with it."""
 
 
-def export_mat(records: Sequence[Record]) -> str:
+@dataclass(frozen=True, slots=True)
+class MatHeader:
+    """Where and when the match was played, for the ``; [Key "value"]`` lines XG and gnubg
+    read above the match (a director's files name the event, the match and its start)."""
+
+    site: str = "bgpi"
+    match_id: int | None = None  # the journal's number for the match
+    started_at: float | None = None  # seconds since the epoch; written in local time
+
+
+def export_mat(records: Sequence[Record], header: MatHeader | None = None) -> str:
     """The match of ``records`` (as the journal keeps them, from ``MatchStarted`` on) as the
-    text of a ``.mat`` file. An unfinished last game is written as far as it went.
+    text of a ``.mat`` file. An unfinished last game is written as far as it went. With a
+    ``header``, the file begins with the header lines XG and gnubg read.
 
     The records are replayed through the cube and match rules, which must accept them; the
     plays are written as recorded, not checked against the board.
@@ -88,6 +100,7 @@ def export_mat(records: Sequence[Record]) -> str:
     if not records or not isinstance(records[0], MatchStarted):
         raise MatExportError("a match's records begin with MatchStarted")
     writer = _Writer(records[0])
+    writer.header = [] if header is None else header_lines(records[0], header)
     for index, record in enumerate(records[1:], start=1):
         try:
             writer.add(record)
@@ -105,6 +118,32 @@ def mat_play(dice: tuple[int, int], moves: Sequence[tuple[int, int, int, bool]])
     """One turn as a ``.mat`` file writes it: ``64: 25/21* 13/7``; the higher die first."""
     text = " ".join(f"{src}/{dst}{'*' if hit else ''}" for src, dst, _, hit in moves)
     return f"{max(dice)}{min(dice)}: {text}".rstrip()
+
+
+def header_lines(start: MatchStarted, header: MatHeader) -> list[str]:
+    """The ``; [Key "value"]`` lines of XG's ``.mat`` header (gnubg reads the site, the
+    date and the players from them, and keeps the rest in the match's comment)."""
+    names = (_name(start.names[0], "White"), _name(start.names[1], "Black"))
+    pairs = [("Site", header.site)]
+    if header.match_id is not None:
+        pairs.append(("Match ID", str(header.match_id)))
+    pairs += [("Player 1", names[0]), ("Player 2", names[1])]
+    if header.started_at is not None:
+        when = time.localtime(header.started_at)
+        pairs += [
+            ("EventDate", time.strftime("%Y.%m.%d", when)),
+            ("EventTime", time.strftime("%H.%M", when)),
+        ]
+    pairs += [("Variation", "Backgammon"), ("Unrated", "Off")]
+    if start.length:
+        pairs.append(("Crawford", "On" if start.crawford else "Off"))
+    else:
+        pairs.append(("Jacoby", "On" if start.jacoby else "Off"))
+        pairs.append(("Beaver", "On" if start.beaver else "Off"))
+        if start.automatic_doubles:
+            pairs.append(("AutoDoubles", str(start.automatic_doubles)))
+    pairs.append(("CubeLimit", str(start.cube_limit)))
+    return [f'; [{key} "{value.replace(chr(34), chr(39))}"]' for key, value in pairs]
 
 
 def _name(name: str, default: str) -> str:
@@ -175,9 +214,11 @@ class _Writer:
         self.match = Match.new(start.rules())
         self.games: list[_Game] = []
         self.turn_played = False  # the turn ends with the next record, unless that wins
+        self.header: list[str] = []
 
     def text(self) -> str:
-        lines = [f"; {game.cut}" for game in self.games if game.cut is not None]
+        lines = [*self.header, ""] if self.header else []
+        lines.extend(f"; {game.cut}" for game in self.games if game.cut is not None)
         lines.extend(_header(self.start))
         for game in self.games:
             lines.extend(game.lines(self.names))

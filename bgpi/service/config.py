@@ -23,7 +23,7 @@ Sections and keys (defaults in brackets)::
                led_data is an SPI MOSI, 20 or 10, for wiring "spi", a PWM pin for "pwm")
     [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
                automatic_doubles [0], cube_limit [64]
-    [players]  white ["White"], black ["Black"]
+    [players]  white ["White"], black ["Black"], site ["bgpi"] (the .mat's [Site] line)
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
                analyse [true]: gnubg rates each game as it ends (where it is installed);
@@ -114,6 +114,7 @@ class RulesConfig:
 class PlayersConfig:
     white: str = "White"
     black: str = "Black"
+    site: str = "bgpi"  # the .mat's [Site] line: the club or the event
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from bgpi.present.gamelog import Entry, log_entries
 from bgpi.present.leds import scene_of
 from bgpi.present.phrases import match_words, option_words, players
 from bgpi.present.status import status
+from bgpi.rules.xgid import xgid
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import Table
@@ -170,6 +171,7 @@ def state_message(
         "log": [entry.to_json() for entry in (*log_entries(records), *_mistake_entry(table))],
         "position_id": view.id(),
         "match_id": match.id(),
+        "xgid": xgid(table.position, match),
         "cues": [[number, cue.value] for number, cue in cues],
         "choosing": choosing_message(table),
     }

@@ -579,6 +579,7 @@
     document.getElementById("cube-text").textContent = cubeText;
     document.getElementById("position-id").textContent = state.position_id;
     document.getElementById("match-id").textContent = state.match_id;
+    document.getElementById("xgid").textContent = state.xgid;
   }
 
   function showLog() {
