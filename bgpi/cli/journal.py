@@ -34,6 +34,11 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
         help="mat (default), or gnubg's own SGF, saved by gnubg from the .mat",
     )
     export.add_argument(
+        "--times",
+        action="store_true",
+        help="a comment after each line: when each action was made and how long it took",
+    )
+    export.add_argument(
         "--site", help="the [Site] header line (default: the config's [players] site)"
     )
     add_command(
@@ -49,12 +54,13 @@ def _export(config: Config, args: argparse.Namespace) -> int:
     with Journal.open(path, read_only=True) as journal:
         records = journal.records(args.match)
         infos = journal.matches()
-    if not records:  # a fresh board: its first match is still being chosen
-        raise CommandError(f"{path} holds no match yet")
-    info = infos[-1] if args.match is None else next(m for m in infos if m.id == args.match)
+        if not records:  # a fresh board: its first match is still being chosen
+            raise CommandError(f"{path} holds no match yet")
+        info = infos[-1] if args.match is None else next(m for m in infos if m.id == args.match)
+        stamps = journal.stamps(info.id) if args.times else None
     site = config.players.site if args.site is None else args.site
     try:
-        text = export_mat(records, MatHeader(site, info.id, info.started_at))
+        text = export_mat(records, MatHeader(site, info.id, info.started_at), stamps)
     except ValueError as exc:  # a record the rules refuse: the journal is damaged
         raise corrupt(f"{path}: {exc}") from None
     if args.format == "sgf":

@@ -89,10 +89,17 @@ class MatHeader:
     started_at: float | None = None  # seconds since the epoch; written in local time
 
 
-def export_mat(records: Sequence[Record], header: MatHeader | None = None) -> str:
+def export_mat(
+    records: Sequence[Record],
+    header: MatHeader | None = None,
+    stamps: Sequence[float] | None = None,
+) -> str:
     """The match of ``records`` (as the journal keeps them, from ``MatchStarted`` on) as the
     text of a ``.mat`` file. An unfinished last game is written as far as it went. With a
-    ``header``, the file begins with the header lines XG and gnubg read.
+    ``header``, the file begins with the header lines XG and gnubg read. With ``stamps`` (the
+    journal's time of each record, seconds since the epoch), each numbered line is followed
+    by a ``;`` comment, which gnubg skips: when each action in it was made (local time) and
+    how long its player thought (since the record before the action's first).
 
     The records are replayed through the cube and match rules, which must accept them; the
     plays are written as recorded, not checked against the board.
@@ -101,7 +108,11 @@ def export_mat(records: Sequence[Record], header: MatHeader | None = None) -> st
         raise MatExportError("a match's records begin with MatchStarted")
     writer = _Writer(records[0])
     writer.header = [] if header is None else header_lines(records[0], header)
+    if stamps is not None and len(stamps) != len(records):
+        raise MatExportError(f"{len(stamps)} times for {len(records)} records")
     for index, record in enumerate(records[1:], start=1):
+        if stamps is not None:
+            writer.stamps = (stamps[index - 1], stamps[index])
         try:
             writer.add(record)
         except (RulesError, MatExportError) as exc:
@@ -176,6 +187,8 @@ class _Game:
     opening_played: bool = False  # later plays fill in the cell their roll opened
     wins: tuple[int, str] | None = None
     cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
+    began: dict[int, float] = field(default_factory=dict)  # a cell's player's turn began
+    times: dict[int, str] = field(default_factory=dict)  # a cell's time made and thought
 
     def add(self, player: int, text: str) -> None:
         if self.cut is not None:
@@ -198,6 +211,9 @@ class _Game:
         for line, index in enumerate(range(0, len(cells), 2), start=1):
             pair = [*cells[index : index + 2], ""]
             lines.append(f"{line:3d}) {pair[0]:<{_LEFT}} {pair[1]}".rstrip())
+            times = [self.times.get(index, ""), self.times.get(index + 1, "")]
+            if any(times):
+                lines.append(f";{_NUMBER[1:]}{times[0]:<{_LEFT}} {times[1]}".rstrip())
         if self.wins is not None and not wins_here:
             winner, text = self.wins
             left, right = (text, "") if winner == 0 else ("", text)
@@ -215,6 +231,7 @@ class _Writer:
         self.games: list[_Game] = []
         self.turn_played = False  # the turn ends with the next record, unless that wins
         self.header: list[str] = []
+        self.stamps: tuple[float, float] | None = None  # the record before's time, this one's
 
     def text(self) -> str:
         lines = [*self.header, ""] if self.header else []
@@ -237,7 +254,21 @@ class _Writer:
         if self.turn_played and not (isinstance(record, GameEnded) and not record.dropped):
             self.match = self.match.end_turn()
             self.turn_played = False
-        self._in_game(self.games[-1], record)
+        game = self.games[-1]
+        cells = len(game.cells)
+        self._in_game(game, record)
+        if self.stamps is not None:
+            self._time(game, record, opened=len(game.cells) > cells)
+
+    def _time(self, game: _Game, record: Record, *, opened: bool) -> None:
+        """Note when the action of ``record``'s cell began, and once made, its times."""
+        before, at = self.stamps or (0.0, 0.0)
+        last = len(game.cells) - 1
+        if opened:
+            game.began[last] = before
+        if isinstance(record, Played | CubeAction) and last >= 0 and game.cut is None:
+            made = time.strftime("%H:%M:%S", time.localtime(at))
+            game.times[last] = f"{made} {at - game.began.get(last, before):.1f}s"
 
     def _in_game(self, game: _Game, record: Record) -> None:
         if isinstance(record, OpeningRolled):

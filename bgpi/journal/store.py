@@ -288,6 +288,14 @@ class Journal:
             ).fetchall()
         return [self._read(match_id, index, seq, text) for index, (seq, text) in enumerate(rows)]
 
+    def stamps(self, match_id: int) -> list[float]:
+        """When each record of a match was journaled (seconds since the epoch), in order."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT at FROM records WHERE match_id = ? ORDER BY seq", (match_id,)
+            ).fetchall()
+        return [float(at) for (at,) in rows]
+
     def matches(self) -> list[MatchInfo]:
         """Every match in the journal, oldest first."""
         with self._reading() as db:

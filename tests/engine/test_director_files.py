@@ -85,3 +85,18 @@ def test_bgpi_export_writes_gnubgs_sgf_and_status_prints_the_xgid(tmp_path: Path
     ids = [line.split(":")[0] for line in status if line.startswith(("Position ID", "Match ID"))]
     after = status.index(next(line for line in status if line.startswith("Match ID"))) + 1
     assert ids == ["Position ID", "Match ID"] and status[after].startswith("XGID=")
+
+
+def test_gnubg_imports_a_timed_export_as_the_same_match(tmp_path: Path) -> None:
+    ticks = iter(range(1_780_000_000, 1_780_100_000, 7))  # the journal stamps a step 7 s on
+    with Journal.open(tmp_path / "journal.sqlite", clock=lambda: float(next(ticks))) as journal:
+        sim = play_match(
+            MatchStarted(3, names=("Ann", "Bo")), seed=9, journal=journal, say=lambda _: None
+        )
+    timed = tmp_path / "timed.mat"
+    bgpi("export", "--state-dir", tmp_path, "--times", "-o", timed)
+    comments = [line for line in timed.read_text().splitlines() if line.startswith(";    ")]
+    assert comments and all(" 7.0s" in line or " 14.0s" in line for line in comments)
+    white, black = sim.match.score
+    out = imported_score(timed).replace("\n", " ")
+    assert f"is: Ann {white}, Bo {black} (match to 3 points" in out
