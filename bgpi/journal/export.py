@@ -42,7 +42,9 @@ from typing import Final
 
 from bgpi.base.errors import BgpiError
 from bgpi.journal.records import (
+    Clocked,
     CubeAction,
+    FlagFell,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -231,19 +233,24 @@ class _Writer:
         self.games: list[_Game] = []
         self.turn_played = False  # the turn ends with the next record, unless that wins
         self.header: list[str] = []
+        self.flags: list[str] = []  # the clock's flag falls, said at the top
         self.stamps: tuple[float, float] | None = None  # the record before's time, this one's
 
     def text(self) -> str:
         lines = [*self.header, ""] if self.header else []
         lines.extend(f"; {game.cut}" for game in self.games if game.cut is not None)
+        lines.extend(f"; {flag}" for flag in self.flags)
         lines.extend(_header(self.start))
         for game in self.games:
             lines.extend(game.lines(self.names))
         return "\n".join(lines) + "\n"
 
     def add(self, record: Record) -> None:
-        if isinstance(record, OpeningDie):
-            return  # the pair follows as OpeningRolled
+        if isinstance(record, OpeningDie | Clocked):
+            return  # the pair follows as OpeningRolled; the clock is not in a .mat file
+        if isinstance(record, FlagFell):
+            self._flag(record)
+            return
         if isinstance(record, MatchStarted):
             raise MatExportError("a second MatchStarted: export one match at a time")
         if isinstance(record, GameStarted):
@@ -292,6 +299,14 @@ class _Writer:
             self._end(game, record)
         else:
             raise MatExportError(f"{record} cannot come in a game")
+
+    def _flag(self, record: FlagFell) -> None:
+        """A flag fall cannot be a move: the game stands as played, a comment says it."""
+        game = self.games[-1] if self.games else None
+        where = f"Game {game.number}, line {(len(game.cells) + 1) // 2}" if game else "Before play"
+        name, other = self.names[record.player], self.names[1 - record.player]
+        then = "overtime given" if record.overtime else f"{other} wins the match on time"
+        self.flags.append(f"{where}: {name}'s time ran out; {then}")
 
     def _illegal(self, game: _Game, record: IllegalAccepted) -> None:
         self._check_turn(record.player)

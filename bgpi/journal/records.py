@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from bgpi.rules import MatchRules, Move
+from bgpi.rules.clock import NO_CLOCK, ClockRules
 from bgpi.rules.result import GameResult
 
 
@@ -31,6 +32,8 @@ class Kind(StrEnum):
     ANSWER = "answer"
     ILLEGAL = "illegal"
     END = "end"
+    CLOCK = "clock"
+    FLAG = "flag"
 
 
 class Cube(StrEnum):
@@ -63,9 +66,13 @@ class MatchStarted(MatchRules):
     kind: ClassVar[Kind] = Kind.MATCH
     names: tuple[str, str] = ("White", "Black")
     seats: tuple[Seat, Seat] = PEOPLE  # White's, Black's
+    clock: ClockRules = NO_CLOCK  # off: a journal from before the clock reads so
 
     def __post_init__(self) -> None:
         MatchRules.__post_init__(self)
+        object.__setattr__(self, "clock", ClockRules.read(self.clock))
+        if self.clock.on and not self.length:
+            raise ValueError("a clock is for a match, not money play")
         try:
             seats = tuple(Seat(seat) for seat in self.seats)
         except ValueError:
@@ -76,10 +83,14 @@ class MatchStarted(MatchRules):
 
     @classmethod
     def of(
-        cls, rules: MatchRules, names: tuple[str, str], seats: tuple[Seat, Seat] = PEOPLE
+        cls,
+        rules: MatchRules,
+        names: tuple[str, str],
+        seats: tuple[Seat, Seat] = PEOPLE,
+        clock: ClockRules = NO_CLOCK,
     ) -> MatchStarted:
         values = {f.name: getattr(rules, f.name) for f in fields(MatchRules)}
-        return cls(**values, names=names, seats=seats)
+        return cls(**values, names=names, seats=seats, clock=clock)
 
     def rules(self) -> MatchRules:
         """The match's rules alone."""
@@ -202,6 +213,28 @@ class GameEnded:
         return GameResult(self.result)
 
 
+@dataclass(frozen=True, slots=True)
+class Clocked:
+    """The clock as the step before it left it, journaled with each step of a clocked
+    match: each player's reserve (seconds), whose clock runs (None: stopped) and how long
+    it has run on this move. Replayed, the clock resumes from it; exports skip it."""
+
+    kind: ClassVar[Kind] = Kind.CLOCK
+    reserve: tuple[float, float]
+    running: int | None
+    used: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FlagFell:
+    """``player``'s time ran out. With ``overtime`` the player was given the match's
+    overtime and plays on; without, the opponent wins the match on time."""
+
+    kind: ClassVar[Kind] = Kind.FLAG
+    player: int
+    overtime: bool = False
+
+
 Record = (
     MatchStarted
     | GameStarted
@@ -214,6 +247,8 @@ Record = (
     | ResignAnswered
     | IllegalAccepted
     | GameEnded
+    | Clocked
+    | FlagFell
 )
 
 _KINDS: dict[Kind, type[Any]] = {
@@ -230,6 +265,8 @@ _KINDS: dict[Kind, type[Any]] = {
         ResignAnswered,
         IllegalAccepted,
         GameEnded,
+        Clocked,
+        FlagFell,
     )
 }
 
