@@ -96,5 +96,10 @@ def _status(config: Config, args: argparse.Namespace) -> int:
     print(f"Position ID: {view.id()}")
     print(f"Match ID: {table.match.id()}")
     print(xgid(table.position, table.match))  # White's side, as the board is printed
+    if table.clock is not None:  # as the last step left it (a running move counts on)
+        white, black = (f"{int(left) // 60}:{int(left) % 60:02d}" for left in table.clock.reserve)
+        names = players(table.names)
+        line = _("clock: {white} {white_time}, {black} {black_time}")
+        print(line.format(white=names[0], white_time=white, black=names[1], black_time=black))
     print(board_text(table.position, players(table.names)))
     return OK

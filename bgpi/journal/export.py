@@ -156,6 +156,10 @@ def header_lines(start: MatchStarted, header: MatHeader) -> list[str]:
         if start.automatic_doubles:
             pairs.append(("AutoDoubles", str(start.automatic_doubles)))
     pairs.append(("CubeLimit", str(start.cube_limit)))
+    clock = start.clock
+    if clock.on:  # not one of XG's keys: gnubg keeps it in the match's comment
+        overtime = f", overtime {clock.overtime:g} s" if clock.overtime else ""
+        pairs.append(("Clock", f"{clock.mode.value}, {clock.per_move:g} s a move{overtime}"))
     return [f'; [{key} "{value.replace(chr(34), chr(39))}"]' for key, value in pairs]
 
 
