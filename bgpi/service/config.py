@@ -298,7 +298,7 @@ _CHOICES = {
     ("remote", "side"): ("white", "black"),
     ("display", "language"): CHOICES,
     ("sound", "buzzer"): ("passive", "active"),
-    ("clock", "mode"): tuple(ClockMode),
+    ("clock", "mode"): tuple(mode.value for mode in ClockMode),
 }
 # Keys with no default value (None: not given), and the type a given one has.
 _OPTIONAL: dict[tuple[str, str], type[Any]] = {("sound", "buzzer_pin"): int}

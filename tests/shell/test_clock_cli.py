@@ -31,3 +31,11 @@ def test_money_play_has_no_clock(tmp_path: Path) -> None:
     with Journal.open(tmp_path / "journal.sqlite", read_only=True) as journal:
         records = journal.records()
     assert not any(isinstance(r, Clocked) for r in records)
+
+
+def test_a_clock_the_config_cannot_have_is_refused_with_status_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[clock]\nmode = "hourglass"\n', encoding="utf-8")
+    result = bgpi("config", "check", "--config", bad, check=False)
+    assert result.returncode == 2
+    assert f"{bad}: clock.mode: is 'hourglass', expected one of ('off', 'usbgf'" in result.stderr
