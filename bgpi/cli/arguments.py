@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgpi.base.i18n import N_, _
+from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
 from bgpi.service.config import Config
 
 if TYPE_CHECKING:
@@ -90,7 +92,16 @@ def chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
         base.cube_limit,
         base.names,
         base.seats,
+        _clock(base, args) if length else NO_CLOCK,
     )
+
+
+def _clock(base: MatchStarted, args: argparse.Namespace) -> ClockRules:
+    """The config's clock, or the command line's ``--clock`` mode with the config's times."""
+    mode = getattr(args, "clock", None)
+    if mode is None:
+        return base.clock
+    return dataclasses.replace(base.clock, mode=ClockMode(mode))
 
 
 def seat(text: str) -> Seat:
@@ -119,6 +130,12 @@ def match_options(parser: argparse.ArgumentParser) -> None:
         "--length", type=bounded(1, 99, N_("a match length")), help="match length (default: config)"
     )
     kind.add_argument("--money", action="store_true", help="a money session instead")
+    parser.add_argument(
+        "--clock",
+        choices=[str(mode) for mode in ClockMode],
+        help="the match's clock: usbgf (U.S. Backgammon Clock Rules), bronstein, per-move, "
+        "or off (default: the config's [clock])",
+    )
 
 
 def seat_options(parser: argparse.ArgumentParser, choices: str, default: str | None = None) -> None:

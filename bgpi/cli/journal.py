@@ -33,23 +33,45 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
         help="the match (default: the latest)",
     )
     export.add_argument("-o", "--output", metavar="FILE", help="the file (default: stdout)")
+    export.add_argument(
+        "--format",
+        choices=("mat", "sgf"),
+        default="mat",
+        help="mat (default), or gnubg's own SGF, saved by gnubg from the .mat",
+    )
+    export.add_argument(
+        "--times",
+        action="store_true",
+        help="a comment after each line: when each action was made and how long it took",
+    )
+    export.add_argument(
+        "--site", help="the [Site] header line (default: the config's [players] site)"
+    )
     add_command(
         commands, common, "status", _status, "print the current position, Position ID and Match ID"
     )
 
 
 def _export(config: Config, args: argparse.Namespace) -> int:
-    from bgpi.journal.export import export_mat  # noqa: PLC0415 (each command loads what it needs)
-    from bgpi.journal.store import corrupt  # noqa: PLC0415
+    from bgpi.journal.export import MatHeader, export_mat  # noqa: PLC0415 (each loads its own)
+    from bgpi.journal.store import Journal, corrupt  # noqa: PLC0415
 
     path = journal_path(config, args)
     match = replayed(config, path, args.match)
     if match is None:  # a fresh board: its first match is still being chosen
         raise CommandError(f"{path} holds no match yet")
+    with Journal.open(path, read_only=True) as journal:  # the header's date and the times
+        info = next(m for m in journal.matches() if m.id == match.id)
+        stamps = journal.stamps(match.id) if args.times else None
+    site = config.players.site if args.site is None else args.site
     try:
-        text = export_mat(match.records)
+        text = export_mat(match.records, MatHeader(site, match.id, info.started_at), stamps)
     except ValueError as exc:  # a record the rules refuse: the journal is damaged
         raise corrupt(f"{path}: {exc}") from None
+    if args.format == "sgf":
+        from bgpi.engine.sgf import sgf_of  # noqa: PLC0415
+
+        text = sgf_of(text)
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -60,6 +82,7 @@ def _export(config: Config, args: argparse.Namespace) -> int:
 
 def _status(config: Config, args: argparse.Namespace) -> int:
     from bgpi.present.diagram import board_text, match_text  # noqa: PLC0415
+    from bgpi.rules.xgid import xgid  # noqa: PLC0415
 
     path = journal_path(config, args)
     match = replayed(config, path)
@@ -74,6 +97,12 @@ def _status(config: Config, args: argparse.Namespace) -> int:
     print(_("phase: {phase}").format(phase=_(PHASES[table.phase])))
     print(f"Position ID: {view.id()}")
     print(f"Match ID: {table.match.id()}")
+    print(xgid(table.position, table.match))  # White's side, as the board is printed
+    if table.clock is not None:  # as the last step left it (a running move counts on)
+        white, black = (f"{int(left) // 60}:{int(left) % 60:02d}" for left in table.clock.reserve)
+        names = players(table.names)
+        line = _("clock: {white} {white_time}, {black} {black_time}")
+        print(line.format(white=names[0], white_time=white, black=names[1], black_time=black))
     print(board_text(table.position, players(table.names)))
     return OK
 

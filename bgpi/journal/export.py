@@ -34,6 +34,7 @@ automatic doubles.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,9 @@ from typing import Final
 from bgpi.base.errors import BgpiError
 from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import (
+    Clocked,
     CubeAction,
+    FlagFell,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -79,9 +82,27 @@ class MatExportError(BgpiError, ValueError):
     """Records that do not make a match: names the record and what is wrong with it."""
 
 
-def export_mat(records: Sequence[Record]) -> str:
+@dataclass(frozen=True, slots=True)
+class MatHeader:
+    """Where and when the match was played, for the ``; [Key "value"]`` lines XG and gnubg
+    read above the match (a director's files name the event, the match and its start)."""
+
+    site: str = "bgpi"
+    match_id: int | None = None  # the journal's number for the match
+    started_at: float | None = None  # seconds since the epoch; written in local time
+
+
+def export_mat(
+    records: Sequence[Record],
+    header: MatHeader | None = None,
+    stamps: Sequence[float] | None = None,
+) -> str:
     """The match of ``records`` (as the journal keeps them, from ``MatchStarted`` on) as the
-    text of a ``.mat`` file. An unfinished last game is written as far as it went.
+    text of a ``.mat`` file. An unfinished last game is written as far as it went. With a
+    ``header``, the file begins with the header lines XG and gnubg read. With ``stamps`` (the
+    journal's time of each record, seconds since the epoch), each numbered line is followed
+    by a ``;`` comment, which gnubg skips: when each action in it was made (local time) and
+    how long its player thought (since the record before the action's first).
 
     The records are replayed through the cube and match rules, which must accept them; the
     plays are written as recorded, not checked against the board.
@@ -89,7 +110,12 @@ def export_mat(records: Sequence[Record]) -> str:
     if not records or not isinstance(records[0], MatchStarted):
         raise MatExportError("a match's records begin with MatchStarted")
     writer = _Writer(records[0])
+    writer.header = [] if header is None else header_lines(records[0], header)
+    if stamps is not None and len(stamps) != len(records):
+        raise MatExportError(f"{len(stamps)} times for {len(records)} records")
     for index, record in enumerate(records[1:], start=1):
+        if stamps is not None:
+            writer.stamps = (stamps[index - 1], stamps[index])
         try:
             writer.add(record)
         except (RulesError, MatExportError) as exc:
@@ -106,6 +132,36 @@ def mat_play(dice: tuple[int, int], moves: Sequence[tuple[int, int, int, bool]])
     """One turn as a ``.mat`` file writes it: ``64: 25/21* 13/7``; the higher die first."""
     text = " ".join(f"{src}/{dst}{'*' if hit else ''}" for src, dst, _, hit in moves)
     return f"{max(dice)}{min(dice)}: {text}".rstrip()
+
+
+def header_lines(start: MatchStarted, header: MatHeader) -> list[str]:
+    """The ``; [Key "value"]`` lines of XG's ``.mat`` header (gnubg reads the site, the
+    date and the players from them, and keeps the rest in the match's comment)."""
+    names = (_name(start.names[0], "White"), _name(start.names[1], "Black"))
+    pairs = [("Site", header.site)]
+    if header.match_id is not None:
+        pairs.append(("Match ID", str(header.match_id)))
+    pairs += [("Player 1", names[0]), ("Player 2", names[1])]
+    if header.started_at is not None:
+        when = time.localtime(header.started_at)
+        pairs += [
+            ("EventDate", time.strftime("%Y.%m.%d", when)),
+            ("EventTime", time.strftime("%H.%M", when)),
+        ]
+    pairs += [("Variation", "Backgammon"), ("Unrated", "Off")]
+    if start.length:
+        pairs.append(("Crawford", "On" if start.crawford else "Off"))
+    else:
+        pairs.append(("Jacoby", "On" if start.jacoby else "Off"))
+        pairs.append(("Beaver", "On" if start.beaver else "Off"))
+        if start.automatic_doubles:
+            pairs.append(("AutoDoubles", str(start.automatic_doubles)))
+    pairs.append(("CubeLimit", str(start.cube_limit)))
+    clock = start.clock
+    if clock.on:  # not one of XG's keys: gnubg keeps it in the match's comment
+        overtime = f", overtime {clock.overtime:g} s" if clock.overtime else ""
+        pairs.append(("Clock", f"{clock.mode.value}, {clock.per_move:g} s a move{overtime}"))
+    return [f'; [{key} "{value.replace(chr(34), chr(39))}"]' for key, value in pairs]
 
 
 def _name(name: str, default: str) -> str:
@@ -138,6 +194,8 @@ class _Game:
     opening_played: bool = False  # later plays fill in the cell their roll opened
     wins: tuple[Player, str] | None = None
     cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
+    began: dict[int, float] = field(default_factory=dict)  # a cell's player's turn began
+    times: dict[int, str] = field(default_factory=dict)  # a cell's time made and thought
 
     def add(self, player: Player, text: str) -> None:
         if self.cut is not None:
@@ -160,6 +218,9 @@ class _Game:
         for line, index in enumerate(range(0, len(cells), 2), start=1):
             pair = [*cells[index : index + 2], ""]
             lines.append(f"{line:3d}) {pair[0]:<{_LEFT}} {pair[1]}".rstrip())
+            times = [self.times.get(index, ""), self.times.get(index + 1, "")]
+            if any(times):
+                lines.append(f";{_NUMBER[1:]}{times[0]:<{_LEFT}} {times[1]}".rstrip())
         if self.wins is not None and not wins_here:
             winner, text = self.wins
             left, right = (text, "") if winner == WHITE else ("", text)
@@ -176,17 +237,25 @@ class _Writer:
         self.match = Match.new(start.rules())
         self.games: list[_Game] = []
         self.turn_played = False  # the turn ends with the next record, unless that wins
+        self.header: list[str] = []
+        self.flags: list[str] = []  # the clock's flag falls, said at the top
+        self.stamps: tuple[float, float] | None = None  # the record before's time, this one's
 
     def text(self) -> str:
-        lines = [f"; {game.cut}" for game in self.games if game.cut is not None]
+        lines = [*self.header, ""] if self.header else []
+        lines.extend(f"; {game.cut}" for game in self.games if game.cut is not None)
+        lines.extend(f"; {flag}" for flag in self.flags)
         lines.extend(_header(self.start))
         for game in self.games:
             lines.extend(game.lines(self.names))
         return "\n".join(lines) + "\n"
 
     def add(self, record: Record) -> None:
-        if isinstance(record, OpeningDie):
-            return  # the pair follows as OpeningRolled
+        if isinstance(record, OpeningDie | Clocked):
+            return  # the pair follows as OpeningRolled; the clock is not in a .mat file
+        if isinstance(record, FlagFell):
+            self._flag(record)
+            return
         if isinstance(record, MatchStarted):
             raise MatExportError("a second MatchStarted: export one match at a time")
         if isinstance(record, GameStarted):
@@ -197,7 +266,21 @@ class _Writer:
         if self.turn_played and not (isinstance(record, GameEnded) and not record.dropped):
             self.match = self.match.end_turn()
             self.turn_played = False
-        self._in_game(self.games[-1], record)
+        game = self.games[-1]
+        cells = len(game.cells)
+        self._in_game(game, record)
+        if self.stamps is not None:
+            self._time(game, record, opened=len(game.cells) > cells)
+
+    def _time(self, game: _Game, record: Record, *, opened: bool) -> None:
+        """Note when the action of ``record``'s cell began, and once made, its times."""
+        before, at = self.stamps or (0.0, 0.0)
+        last = len(game.cells) - 1
+        if opened:
+            game.began[last] = before
+        if isinstance(record, Played | CubeAction) and last >= 0 and game.cut is None:
+            made = time.strftime("%H:%M:%S", time.localtime(at))
+            game.times[last] = f"{made} {at - game.began.get(last, before):.1f}s"
 
     def _in_game(self, game: _Game, record: Record) -> None:
         if isinstance(record, OpeningRolled):
@@ -221,6 +304,14 @@ class _Writer:
             self._end(game, record)
         else:
             raise MatExportError(f"{record} cannot come in a game")
+
+    def _flag(self, record: FlagFell) -> None:
+        """A flag fall cannot be a move: the game stands as played, a comment says it."""
+        game = self.games[-1] if self.games else None
+        where = f"Game {game.number}, line {(len(game.cells) + 1) // 2}" if game else "Before play"
+        name, other = self.names[record.player], self.names[1 - record.player]
+        then = "overtime given" if record.overtime else f"{other} wins the match on time"
+        self.flags.append(f"{where}: {name}'s time ran out; {then}")
 
     def _illegal(self, game: _Game, record: IllegalAccepted) -> None:
         self._check_turn(record.player)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Final
 
 from bgpi.base.words import Player, check_colour
 from bgpi.rules import MatchRules, Move
+from bgpi.rules.clock import NO_CLOCK, ClockRules
 from bgpi.rules.result import GameResult
 
 
@@ -32,6 +33,8 @@ class Kind(StrEnum):
     ANSWER = "answer"
     ILLEGAL = "illegal"
     END = "end"
+    CLOCK = "clock"
+    FLAG = "flag"
 
 
 class Cube(StrEnum):
@@ -64,9 +67,13 @@ class MatchStarted(MatchRules):
     kind: ClassVar[Kind] = Kind.MATCH
     names: tuple[str, str] = ("White", "Black")
     seats: tuple[Seat, Seat] = PEOPLE  # White's, Black's
+    clock: ClockRules = NO_CLOCK  # off: a journal from before the clock reads so
 
     def __post_init__(self) -> None:
         MatchRules.__post_init__(self)
+        object.__setattr__(self, "clock", ClockRules.read(self.clock))
+        if self.clock.on and not self.length:
+            raise ValueError("a clock is for a match, not money play")
         try:
             seats = tuple(Seat(seat) for seat in self.seats)
         except ValueError:
@@ -77,10 +84,14 @@ class MatchStarted(MatchRules):
 
     @classmethod
     def of(
-        cls, rules: MatchRules, names: tuple[str, str], seats: tuple[Seat, Seat] = PEOPLE
+        cls,
+        rules: MatchRules,
+        names: tuple[str, str],
+        seats: tuple[Seat, Seat] = PEOPLE,
+        clock: ClockRules = NO_CLOCK,
     ) -> MatchStarted:
         values = {f.name: getattr(rules, f.name) for f in fields(MatchRules)}
-        return cls(**values, names=names, seats=seats)
+        return cls(**values, names=names, seats=seats, clock=clock)
 
     def rules(self) -> MatchRules:
         """The match's rules alone."""
@@ -231,6 +242,31 @@ def _read_player(record: object, name: str = "player") -> None:
     object.__setattr__(record, name, check_colour(getattr(record, name), name))
 
 
+@dataclass(frozen=True, slots=True)
+class Clocked:
+    """The clock as the step before it left it, journaled with each step of a clocked
+    match: each player's reserve (seconds), whose clock runs (None: stopped) and how long
+    it has run on this move. Replayed, the clock resumes from it; exports skip it."""
+
+    kind: ClassVar[Kind] = Kind.CLOCK
+    reserve: tuple[float, float]
+    running: int | None
+    used: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FlagFell:
+    """``player``'s time ran out. With ``overtime`` the player was given the match's
+    overtime and plays on; without, the opponent wins the match on time."""
+
+    kind: ClassVar[Kind] = Kind.FLAG
+    player: Player
+    overtime: bool = False
+
+    def __post_init__(self) -> None:
+        _read_player(self)
+
+
 Record = (
     MatchStarted
     | GameStarted
@@ -243,6 +279,8 @@ Record = (
     | ResignAnswered
     | IllegalAccepted
     | GameEnded
+    | Clocked
+    | FlagFell
 )
 
 _KINDS: dict[Kind, type[Any]] = {
@@ -259,6 +297,8 @@ _KINDS: dict[Kind, type[Any]] = {
         ResignAnswered,
         IllegalAccepted,
         GameEnded,
+        Clocked,
+        FlagFell,
     )
 }
 

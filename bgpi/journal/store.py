@@ -399,6 +399,16 @@ class Journal:
             self._check_chain(match_id, rows, *around)
         return records
 
+    def stamps(self, match_id: int) -> list[float]:
+        """When each record of a match was journaled (seconds since the epoch), in order."""
+        query = "SELECT at FROM records WHERE match_id = ? ORDER BY seq"
+        rows = at_one_moment(
+            self._connection(),
+            self.path,
+            lambda db: db.execute(query, (match_id,)).fetchall(),
+        )
+        return [float(at) for (at,) in rows]
+
     def matches(self) -> list[MatchInfo]:
         """Every match in the journal, oldest first; each checked against its first record,
         and each game end against the record before it."""

@@ -16,6 +16,7 @@ from bgpi.base.i18n import N_, _, ngettext
 from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import (
     CubeAction,
+    FlagFell,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -116,14 +117,27 @@ class GameLog:
         elif isinstance(record, ResignOffered | ResignAnswered):
             self._resign(record)
         elif isinstance(record, IllegalAccepted):
-            rolled, self.rolled = self.rolled, None
-            accepted = _("an illegal play, accepted")
-            text = f"{self.names[record.player]}: {accepted}"
-            if rolled is not None and self.lines[rolled].player == record.player:
-                text = f"{self.lines[rolled].text} {accepted}"
-                del self.lines[rolled]
-            self._say(text, record.player, "play")
-        # OpeningDie: the pair follows as OpeningRolled.
+            self._illegal(record)
+        elif isinstance(record, FlagFell):
+            self._flag(record)
+        # OpeningDie: the pair follows as OpeningRolled; Clocked: the clock shows it.
+
+    def _illegal(self, record: IllegalAccepted) -> None:
+        rolled, self.rolled = self.rolled, None
+        accepted = _("an illegal play, accepted")
+        text = f"{self.names[record.player]}: {accepted}"
+        if rolled is not None and self.lines[rolled].player == record.player:
+            text = f"{self.lines[rolled].text} {accepted}"
+            del self.lines[rolled]
+        self._say(text, record.player, "play")
+
+    def _flag(self, record: FlagFell) -> None:
+        name, other = self.names[record.player], self.names[1 - record.player]
+        if record.overtime:
+            line = _("{name}'s time ran out: overtime given")
+        else:
+            line = _("{name}'s time ran out: {other} wins the match on time")
+        self._say(line.format(name=name, other=other), record.player, "end")
 
     def _resign(self, record: ResignOffered | ResignAnswered) -> None:
         name = self.names[record.player]

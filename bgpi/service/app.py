@@ -153,6 +153,7 @@ def table_config(config: Config) -> TableConfig:
         long_press=config.buttons.long_press_ms / 1000,
         accept_illegal=not config.rules.demand_correction,
         next_match=config.match_record().rules(),
+        next_clock=config.clock.rules(),
         hints=config.seats.hints,
     )
 

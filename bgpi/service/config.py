@@ -25,7 +25,10 @@ Sections and keys (defaults in brackets)::
                led_data is an SPI MOSI, 20 or 10, for wiring "spi", a PWM pin for "pwm")
     [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
                automatic_doubles [0], cube_limit [64]
-    [players]  white ["White"], black ["Black"]
+    [clock]    mode ["off"] (off | usbgf | bronstein | per-move), per_move_s [12] (the
+               delay, or the per-move limit), overtime_s [0] (given once when a flag falls;
+               0: a fall loses the match): the match's clock
+    [players]  white ["White"], black ["Black"], site ["bgpi"] (the .mat's [Site] line)
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
                analyse [true]: gnubg rates each game as it ends (where it is installed);
@@ -69,6 +72,7 @@ from bgpi.journal.records import MatchStarted, Seat
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.rules import MatchRules
+from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
 
 MAX_BYTES: Final = 1 << 20  # a config is a few kilobytes: a megabyte is no config
 MAX_NESTING: Final = 16  # arrays and tables within each other; the deepest real one is 5
@@ -146,6 +150,7 @@ class RulesConfig:
 class PlayersConfig:
     white: str = "White"
     black: str = "Black"
+    site: str = "bgpi"  # the .mat's [Site] line: the club or the event
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +223,19 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockConfig:
+    """The clock of a match (money play has none): the U.S. Backgammon Clock Rules
+    (``usbgf``), a Bronstein delay, or a plain limit per move."""
+
+    mode: str = "off"
+    per_move_s: float = 12.0  # the delay per move, or the per-move limit
+    overtime_s: float = 0.0  # given once when a flag falls; 0: the fall ends the match
+
+    def rules(self) -> ClockRules:
+        return ClockRules(ClockMode(self.mode), self.per_move_s, self.overtime_s)
+
+
+@dataclass(frozen=True, slots=True)
 class SoundConfig:
     """The cues (bgpi.present.cues): off by default. The page plays them once its user has
     touched it (browsers allow sound no sooner) and has a mute switch; the board plays them on
@@ -268,6 +286,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
     ledmap: LedMap = field(default_factory=LedMap.default)
     style: Style = field(default_factory=Style)
     source: str = "(defaults)"
@@ -298,7 +317,8 @@ class Config:
             r.length, r.crawford, r.jacoby, r.beaver, r.automatic_doubles, r.cube_limit
         )
         names = (self.players.white, self.players.black)
-        return MatchStarted.of(rules, names, self.seats.chosen())
+        clock = self.clock.rules() if r.length else NO_CLOCK
+        return MatchStarted.of(rules, names, self.seats.chosen(), clock)
 
     def network(self) -> tuple[Network, str]:
         """What of the network this config needs, and the key that asks for the most."""
@@ -342,6 +362,7 @@ _CHOICES = {
     ("remote", "side"): ("white", "black"),
     ("display", "language"): CHOICES,
     ("sound", "buzzer"): ("passive", "active"),
+    ("clock", "mode"): tuple(mode.value for mode in ClockMode),
 }
 # Keys with no default value (None: not given), and the type a given one has.
 _OPTIONAL: dict[tuple[str, str], type[Any]] = {("sound", "buzzer_pin"): int}
@@ -361,6 +382,8 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("rules", "cube_limit"): (2, 64),
     ("web", "port"): (0, 65535),  # 0: any free port
     ("seats", "timeout_s"): (1, 3600),
+    ("clock", "per_move_s"): (0, 3600),
+    ("clock", "overtime_s"): (0, 36000),
 }
 _SECTIONS: dict[str, type[Any]] = {
     "sensors": SensorsConfig,
@@ -375,6 +398,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "display": DisplayConfig,
     "remote": RemoteConfig,
     "sound": SoundConfig,
+    "clock": ClockConfig,
 }
 
 

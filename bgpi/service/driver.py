@@ -227,7 +227,10 @@ class Driver:
             self.frames_written += 1
 
     def deadline(self, now: float) -> float | None:
-        """When the table next needs a tick: the settle filter's deadline or a blink."""
+        """When the table next needs a tick: the settle filter's deadline, a blink, or the
+        running flag's fall."""
+        clock = self.table.clock
         times = [self.table.settle.deadline(), next_change(self.scene, self.style, now)]
+        times.append(None if clock is None else clock.deadline())
         due = [t for t in times if t is not None]
         return min(due) if due else None

@@ -58,6 +58,7 @@ def with_rules_of(table: Table, config: Config) -> Table:
     rules = replace(
         table.config,
         next_match=config.match_record().rules(),
+        next_clock=config.clock.rules(),
         accept_illegal=not config.rules.demand_correction,
     )
     return replace(table, config=rules)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 from bgpi.base.i18n import _
 from bgpi.base.words import CUBE, PLAYERS, ROLL, TRAY_BLACK, TRAY_WHITE, WHITE, Player, bar_zone
@@ -57,6 +58,7 @@ class PipPlayer:
     double_lead: float = 0.12
     drop_behind: float = 0.25
     slips: float = 0.0
+    thinks: float = 0.0  # the longest it thinks over a play, in seconds (seeded)
 
     def resigns(self, view: Position, declined: GameResult | None) -> GameResult | None:
         """What to resign before rolling (``declined``: the most declined this game)."""
@@ -120,6 +122,9 @@ def play_match(
     an engine's side is seated as the engine in a new match's record.
     """
     players = sides or (PipPlayer(), PipPlayer())
+    first = match if isinstance(match, MatchStarted) else match[0] if match else None
+    if isinstance(first, MatchStarted) and first.clock.on:  # on the clock, the hands think
+        players = (_thinking(players[0]), _thinking(players[1]))
     seats = tuple(Seat.ENGINE if isinstance(p, EngineSeat) else Seat.PERSON for p in players)
     if isinstance(match, MatchStarted):
         match = replace(match, seats=(seats[0], seats[1]))
@@ -144,6 +149,17 @@ def play_match(
             return sim
         act(sim, players, random.Random(f"{seed}:{len(sim.driver.log)}"), say)
     raise RuntimeError(f"the demo made {MAX_ACTIONS} actions without finishing the match")
+
+
+CLOCKED_THINKS: Final = 20.0
+"""The longest the built-in player thinks over a play on the clock, unless told: a while
+drawn from the seed, on the simulated time."""
+
+
+def _thinking(side: Side) -> Side:
+    if isinstance(side, PipPlayer) and not side.thinks:
+        return replace(side, thinks=CLOCKED_THINKS)
+    return side
 
 
 def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say = print) -> None:
@@ -237,6 +253,10 @@ def _play(sim: SimTable, side: PipPlayer, turn: Player, rng: random.Random, say:
     """The chosen play made by hand (now and then slipping), and ended with ROLL. A board
     that is not where the turn began was a slip whose correction was demanded: the hands
     put it back first, and make the play chosen."""
+    if side.thinks:
+        sim.think(rng.uniform(0.0, side.thinks))
+        if sim.phase is not Phase.MOVING:
+            return  # the flag fell while it thought
     match, view = sim.match, sim.table.mover_view
     assert match.dice is not None
     choice = side.choose(view, match, rng)

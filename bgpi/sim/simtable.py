@@ -169,6 +169,12 @@ class SimTable:
                 return
             self.board.advance(min(TICK, end - self.clock()))
 
+    def think(self, seconds: float) -> None:
+        """Let ``seconds`` pass with nothing touched (a player thinking): one step of the
+        clock, then the table ticks."""
+        self.board.advance(seconds)
+        self.advance()
+
     def _drain(self) -> None:
         self.board.pump()
         while self._events or self._asks or self._hint_asks or not self._inbox.empty():

@@ -39,6 +39,7 @@ from bgpi.journal.records import (
     Seat,
 )
 from bgpi.rules import Match, Move, Position, game_result
+from bgpi.rules.clock import Clock
 from bgpi.sensing.board import BoardDiff, Observation
 from bgpi.sensing.mistakes import Mistake, diagnose, mistake_words, refusal
 from bgpi.sensing.settle import SettleFilter
@@ -76,6 +77,7 @@ from bgpi.table.phases import (
 )
 from bgpi.table.replay import applied, replayed
 from bgpi.table.seats import Chosen, Decided, waiting
+from bgpi.table.timing import timed
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,7 @@ class Table:
     held: tuple[Held, ...] = ()
     faults: tuple[tuple[str, str], ...] = ()  # backends down now: (source, what happened)
     hint: Hinted | None = None  # the engine's hint a person asked for, while its moment lasts
+    clock: Clock | None = None  # a match played on the clock (bgpi.table.timing)
 
     # -- building ---------------------------------------------------------------------------
 
@@ -131,7 +134,7 @@ class Table:
             Match.new(defaults.rules()),
             names=defaults.names,
             seats=defaults.seats,
-            at=Choosing(defaults.rules()),
+            at=Choosing(defaults.rules(), clock=defaults.clock),
             settle=SettleFilter(config.settle),
         )
 
@@ -203,7 +206,7 @@ class Table:
     def handle(self, event: Event) -> Step:
         """React to one event: the next table, the records decided, dice wanted, and the
         decision now awaited from a seat that is not a person here (when it is new)."""
-        step = _forget_stale_hint(self._handle(event))
+        step = timed(self, _forget_stale_hint(self._handle(event)), event.t)
         if step.table is self or (step.table.at is self.at and step.table.match is self.match):
             return step  # nothing a seat could be asked about has changed
         request = waiting(step.table)

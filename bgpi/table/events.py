@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from bgpi.base.words import ButtonName, Player, check_colour
 from bgpi.journal.records import Record
 from bgpi.rules import MatchRules
+from bgpi.rules.clock import ClockRules
 from bgpi.sensing.board import Observation
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.table.hints import Hinted, HintRequest
@@ -126,6 +127,7 @@ class TableConfig:
     # None: the last match's rules. The shell rebuilds the table's config between matches,
     # so a config edited mid-match takes effect for the next match only.
     next_match: MatchRules | None = None
+    next_clock: ClockRules | None = None  # likewise the clock ([clock]); None: the last match's
     # The players who may ask the engine for a hint at the board.
     hints: frozenset[Player] = frozenset()
 

@@ -26,6 +26,7 @@ from bgpi.journal.records import (
     ResignOffered,
 )
 from bgpi.rules import GameResult, Position, game_result
+from bgpi.rules.clock import NO_CLOCK
 from bgpi.sensing.tracker import TurnTracker
 from bgpi.table.buttons import Intent
 from bgpi.table.errors import TableError
@@ -181,7 +182,8 @@ def _demand_correction(table: Table, at: Illegal, player: Player) -> Step:
 def _next_game(table: Table, at: GameOver | MatchOver, player: Player) -> Step:
     if isinstance(at, MatchOver):
         draft = table.config.next_match or table.match.rules
-        return Step(replace(table, at=Choosing(draft)))
+        last = table.clock.rules if table.clock is not None else NO_CLOCK
+        return Step(replace(table, at=Choosing(draft, clock=table.config.next_clock or last)))
     return _set_up(replace(table, at=Setup(), position=Position.initial()))
 
 
@@ -205,7 +207,8 @@ def _next_option(table: Table, at: Choosing, player: Player) -> Step:
 
 
 def _start_match(table: Table, at: Choosing, player: Player) -> Step:
-    return _set_up(table, MatchStarted.of(at.draft, table.names, table.seats))
+    clock = at.clock if at.draft.length else NO_CLOCK  # money play has no clock
+    return _set_up(table, MatchStarted.of(at.draft, table.names, table.seats, clock))
 
 
 def _ask_hint(table: Table, at: BeforeRoll | Doubled | Moving, player: Player) -> Step:

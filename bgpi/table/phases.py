@@ -13,6 +13,7 @@ from typing import ClassVar, Final
 
 from bgpi.base.words import Player
 from bgpi.rules import GameResult, MatchRules, Move, Position
+from bgpi.rules.clock import NO_CLOCK, ClockRules
 from bgpi.sensing.mistakes import Mistake
 from bgpi.sensing.tracker import Reading, TurnTracker
 from bgpi.table.options import Option
@@ -206,6 +207,7 @@ class Choosing:
     kind: ClassVar[Phase] = Phase.CHOOSING
     draft: MatchRules
     option: Option = Option.LENGTH
+    clock: ClockRules = NO_CLOCK  # the match's clock, if it is a match
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from bgpi.base.words import WHITE, Player
 from bgpi.journal.records import (
+    Clocked,
     Cube,
     CubeAction,
+    FlagFell,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -29,6 +31,7 @@ from bgpi.journal.records import (
     Rolled,
 )
 from bgpi.rules import GameResult, GameState, Match, Play, Position, apply_move, game_result
+from bgpi.rules.clock import Clock
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.tracker import TurnTracker
 from bgpi.table.board import white_view
@@ -50,6 +53,7 @@ from bgpi.table.phases import (
     ResignPending,
     Setup,
 )
+from bgpi.table.timing import clocked, flag_fell
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -105,6 +109,7 @@ def _match_started(table: Table, record: MatchStarted) -> Table:
         seats=record.seats,
         at=Setup(),
         position=Position.initial(),
+        clock=Clock(record.clock) if record.clock.on else None,
     )
 
 
@@ -264,5 +269,7 @@ _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
         _By(ResignAnswered, _resign_answered),
         _By(IllegalAccepted, _illegal_accepted),
         _By(GameEnded, _game_ended),
+        _By(Clocked, clocked),
+        _By(FlagFell, flag_fell),
     )
 }

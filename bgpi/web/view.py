@@ -43,6 +43,8 @@ from bgpi.present.gamelog import Entry, log_entries
 from bgpi.present.leds import scene_of
 from bgpi.present.phrases import match_words, option_words, players
 from bgpi.present.status import status
+from bgpi.rules.clock import ClockMode
+from bgpi.rules.xgid import xgid
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import Table
@@ -171,8 +173,26 @@ def state_message(
         "log": [entry.to_json() for entry in (*log_entries(records), *_mistake_entry(table))],
         "position_id": view.id(),
         "match_id": match.id(),
+        "xgid": xgid(table.position, match),
+        "clock": clock_message(table),
         "cues": [[number, cue.value] for number, cue in cues],
         "choosing": choosing_message(table),
+    }
+
+
+def clock_message(table: Table) -> dict[str, object] | None:
+    """The match's clock as its last step left it (None: no clock): the page counts the
+    running player's move on from when the state came, as the clock beside a board does."""
+    clock = table.clock
+    if clock is None:
+        return None
+    return {
+        "mode": clock.rules.mode.value,
+        "reserve": list(clock.reserve),
+        "running": clock.running,
+        "used": clock.carried,
+        "delay": clock.rules.per_move,
+        "bronstein": clock.rules.mode is ClockMode.BRONSTEIN,
     }
 
 

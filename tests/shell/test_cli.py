@@ -69,7 +69,8 @@ def test_demo_export_and_status_share_a_state_dir(tmp_path: Path) -> None:
     out = tmp_path / "m.mat"
     bgpi("export", "--state-dir", tmp_path, "-o", out)
     text = out.read_text(encoding="utf-8")
-    assert text.startswith(" 3 point match")
+    assert text.startswith('; [Site "bgpi"]\n')  # XG's header lines, then the match
+    assert "\n\n 3 point match\n" in text
     assert " Game 1" in text
 
 

@@ -579,7 +579,39 @@
     document.getElementById("cube-text").textContent = cubeText;
     document.getElementById("position-id").textContent = state.position_id;
     document.getElementById("match-id").textContent = state.match_id;
+    document.getElementById("xgid").textContent = state.xgid;
+    const clock = JSON.stringify(state.clock);
+    if (clock !== clockShown) {
+      clockShown = clock;
+      clockSince = performance.now();
+    }
+    showClock();
   }
+
+  // The match's clock: each player's reserve, the running one counted on from when the
+  // state came (a simple delay first, a Bronstein delay given back at the press); the last
+  // minute blinks.
+  let clockShown = "null";
+  let clockSince = 0;
+  function showClock() {
+    const clock = state && state.clock;
+    const box = document.getElementById("clock");
+    box.hidden = !clock;
+    if (!clock) return;
+    const used = clock.used + (performance.now() - clockSince) / 1000;
+    for (const [player, colour] of [[WHITE, "white"], [BLACK, "black"]]) {
+      let left = clock.reserve[player];
+      if (clock.running === player) left -= clock.bronstein ? used : Math.max(0, used - clock.delay);
+      left = Math.max(0, left);
+      const minutes = Math.floor(left / 60);
+      const seconds = String(Math.floor(left % 60)).padStart(2, "0");
+      const shown = document.getElementById(`clock-${colour}`);
+      shown.textContent = `${state.names[player]} ${minutes}:${seconds}`;
+      shown.classList.toggle("running", clock.running === player);
+      shown.classList.toggle("last-minute", clock.running === player && left < 60);
+    }
+  }
+  setInterval(showClock, 250);
 
   function showLog() {
     const text = JSON.stringify(state.log);
