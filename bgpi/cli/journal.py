@@ -126,11 +126,12 @@ def replayed(config: Config, path: Path, match_id: int | None = None) -> Replaye
     from bgpi.service.resume import replay  # noqa: PLC0415
 
     with Journal.open(path, read_only=True) as journal:  # bgpi run may be writing it
+        if match_id is None:
+            listed = journal.matches()
+            if not listed:
+                return None
+            match_id = listed[-1].id
         records = journal.records(match_id)
-        if match_id is None and records:
-            match_id = journal.matches()[-1].id
-    if match_id is None or not records:
-        return None
     try:
         table, _owed = replay(table_config(config), records)
     except ValueError as exc:

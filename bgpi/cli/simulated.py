@@ -59,7 +59,7 @@ def _demo_match(
 ) -> SimTable:
     """The demo's match played (or resumed from the state directory's journal)."""
     from bgpi.journal.store import Journal  # noqa: PLC0415
-    from bgpi.service.app import table_config  # noqa: PLC0415 (each command loads what it needs)
+    from bgpi.service.app import replays, table_config  # noqa: PLC0415 (what it needs)
     from bgpi.service.resume import unfinished  # noqa: PLC0415
     from bgpi.sim.demo import play_match  # noqa: PLC0415
 
@@ -69,7 +69,7 @@ def _demo_match(
         return play_match(match, seed=seed, games=games, sides=sides)
     path = journal_path(config, args)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with Journal.open(path) as journal:
+    with Journal.open(path, check=replays(config)) as journal:
         start = unfinished(table_config(config), journal) or match
         return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
 

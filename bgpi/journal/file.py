@@ -116,19 +116,18 @@ def check_file(path: Path, known_version: int) -> None:
     reading it opens no connection, so not even a ``-wal`` or ``-shm`` file appears. Wait,
     as SQLite would, while another program holds it locked for writing (a sqlite3 shell's
     exclusive transaction), and refuse it if that lasts."""
-    unreadable = _("cannot read the journal {path}: {reason}")
     try:
         file = path.open("rb")
     except FileNotFoundError:
         no_journal = _("no journal at {path}: nothing has been played there")
         raise NoJournalError(no_journal.format(path=path)) from None
     except OSError as exc:
-        raise JournalError(unreadable.format(path=path, reason=exc.strerror)) from None
+        raise _unreadable(path, exc) from None
     with file:
         try:
             header = file.read(_HEADER)
         except OSError as exc:
-            raise JournalError(unreadable.format(path=path, reason=exc.strerror)) from None
+            raise _unreadable(path, exc) from None
         _wait_for_locks(file.fileno(), path)  # before closing any descriptor of the file
     if not header:
         empty = _("{path} is empty (0 bytes), which a bgpi journal never is: {what_to_do}")
@@ -339,8 +338,7 @@ def _copy(path: Path, to: Path) -> None:
     try:
         shutil.copyfile(path, to)
     except OSError as exc:
-        unreadable = _("cannot read the journal {path}: {reason}")
-        raise JournalError(unreadable.format(path=path, reason=_why(exc))) from None
+        raise _unreadable(path, exc) from None
     try:
         shutil.copyfile(sidecar(path, "-wal"), sidecar(to, "-wal"))
     except OSError as exc:
@@ -369,8 +367,7 @@ def _held_by_writer(path: Path) -> bool:
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError as exc:
-        unreadable = _("cannot read the journal {path}: {reason}")
-        raise JournalError(unreadable.format(path=path, reason=exc.strerror)) from None
+        raise _unreadable(path, exc) from None
     try:
         if not _flock(fd, fcntl.LOCK_SH):
             return True
@@ -471,6 +468,11 @@ def foreign_wal(path: Path) -> ForeignWalError:
         "(bgpi never deletes one)"
     )
     return ForeignWalError(foreign.format(wal=sidecar(path, "-wal"), path=path))
+
+
+def _unreadable(path: Path, exc: OSError) -> JournalError:
+    unreadable = _("cannot read the journal {path}: {reason}")
+    return JournalError(unreadable.format(path=path, reason=_why(exc)))
 
 
 def _why(exc: BaseException) -> str:

@@ -164,13 +164,14 @@ def run_sim(
     ``state_dir``: an unfinished one resumes, else the player chooses a new one at the
     board, ``match`` (default: the config's) shown first."""
     from bgpi.journal.store import JOURNAL_NAME, Journal  # noqa: PLC0415
-    from bgpi.service.app import table_config  # noqa: PLC0415 (the app's only when asked)
+    from bgpi.service.app import replays, table_config  # noqa: PLC0415 (only when asked)
     from bgpi.service.resume import unfinished  # noqa: PLC0415
 
     token = None if is_loopback(host) else new_token()
     with ExitStack() as stack:
         state_dir.mkdir(parents=True, exist_ok=True)
-        journal = stack.enter_context(Journal.open(state_dir / JOURNAL_NAME))
+        path = state_dir / JOURNAL_NAME  # refused before it is opened to write, if damaged
+        journal = stack.enter_context(Journal.open(path, check=replays(config)))
         records = unfinished(table_config(config), journal)
         seats = (config.seats.white, config.seats.black)
         engines = open_engines(seats, say=_say, timeout=config.seats.timeout_s)

@@ -16,9 +16,8 @@ import pytest
 from bgpi.cli import main
 from bgpi.journal import store
 from bgpi.journal.chain import link, seed
-from bgpi.journal.records import GameEnded, MatchStarted, Played, Record, Rolled, to_json
+from bgpi.journal.records import GameEnded, MatchStarted, Played, Record, Rolled
 from bgpi.journal.store import (
-    APPLICATION_ID,
     JOURNAL_NAME,
     CorruptJournalError,
     ForeignWalError,
@@ -99,53 +98,47 @@ def test_each_journal_has_its_own_identity_kept_for_good(tmp_path: Path) -> None
 
 def test_each_record_carries_a_hash_of_the_one_before_and_of_its_own_bytes(path: Path) -> None:
     two_matches(path)
-    journal_id, count, tip = identity(path)
-    previous = seed(journal_id)
-    rows = stored(path)
-    for match_id, seq, kind, at, text, digest in rows:
-        assert digest == link(previous, match_id, seq, kind.encode(), at, text.encode())
-        previous = digest
-    assert (count, tip) == (len(FIRST) + len(SECOND), previous)
+    assert_chained(path, len(FIRST) + len(SECOND))
 
 
-def test_a_journal_of_version_2_gets_its_identity_and_chain_in_one_migration(
-    path: Path,
-) -> None:
-    db = sqlite3.connect(path, isolation_level=None)  # as bgpi wrote it before the chain
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    for step in store.MIGRATIONS[:2]:
-        step(db)
-    db.execute("PRAGMA user_version = 2")
-    db.execute("PRAGMA journal_mode = WAL")
-    for match_id, records in enumerate((FIRST, SECOND), start=1):
-        start = records[0]
-        assert isinstance(start, MatchStarted)
-        db.execute(
-            "INSERT INTO matches VALUES (?, ?, ?, ?, ?)",
-            (match_id, 7.0, start.length, *start.names),
-        )
-        db.executemany(
-            "INSERT INTO records VALUES (?, ?, ?, ?, ?)",
-            [(match_id, seq, r.kind, 7.0, to_json(r)) for seq, r in enumerate(records)],
-        )
-    db.close()
-    with Journal.open(path, read_only=True) as reader:  # a reader leaves it at version 2
-        assert reader.records() == SECOND
-    with Journal.open(path) as journal:
-        assert journal.records(1) == FIRST
-        assert journal.records() == SECOND
-        journal.append(Rolled(1, (3, 1)))
-    db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (3,)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        db.execute("UPDATE records SET hash = x''")
-    db.close()
-    journal_id, count, tip = identity(path)
+def assert_chained(path: Path, count: int) -> None:
+    """Each of the ``count`` records of the journal carries the hash of the one before it
+    (the journal's seed before the first) and of its own bytes; the last is the tip."""
+    journal_id, kept, tip = identity(path)
     previous = seed(journal_id)
     for match_id, seq, kind, at, text, digest in stored(path):
         assert digest == link(previous, match_id, seq, kind.encode(), at, text.encode())
         previous = digest
-    assert (count, tip) == (len(FIRST) + len(SECOND) + 1, previous)
+    assert (kept, tip) == (count, previous)
+
+
+def version(path: Path) -> int:
+    db = sqlite3.connect(path)
+    (found,) = db.execute("PRAGMA user_version").fetchone()
+    db.close()
+    return int(found)
+
+
+def test_a_journal_of_version_2_gets_its_identity_and_chain_in_one_migration(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patch:  # as bgpi wrote it before the chain
+        patch.setattr(store, "MIGRATIONS", store.MIGRATIONS[:2])
+        two_matches(path)
+    assert version(path) == 2
+    with Journal.open(path, read_only=True) as reader:  # a reader leaves it at version 2
+        assert reader.records() == SECOND
+    assert version(path) == 2
+    with Journal.open(path) as journal:
+        assert journal.records(1) == FIRST
+        assert journal.records() == SECOND
+        journal.append(Rolled(1, (3, 1)))
+    assert version(path) == 3
+    db = sqlite3.connect(path)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE records SET hash = x''")
+    db.close()
+    assert_chained(path, len(FIRST) + len(SECOND) + 1)
 
 
 # -- damage named, with the record's number --------------------------------------------------

@@ -116,7 +116,7 @@ KINDS: dict[str, tuple[Writer, str]] = {
     "a lost last record": (a_lost_last_record, r"holds 276 records where it wrote 277"),
     "another journal's -wal": (another_journal_s_wal, "-wal does not belong to .*journal.sqlite"),
 }
-COMMANDS = ("run", "status", "export", "hint", "analyse")
+COMMANDS = ("run", "status", "export", "hint", "analyse", "demo", "sim")
 
 
 def refuses_and_leaves(command: str, state_dir: Path, message: str) -> None:
