@@ -27,7 +27,7 @@ from bgpi.remote.link import Link, MatchPausedError, SilenceError
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing, side_name, side_of
 from bgpi.remote.session import Session
-from bgpi.remote.transport import Transport
+from bgpi.remote.transport import match_transport
 from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, decider, next_step
 from bgpi.remote.wire import Action, Intent
 from bgpi.service.config import Config
@@ -197,8 +197,8 @@ class RemoteSeat:
 
     def paused_by(self, exc: MatchPausedError) -> None:
         """The match paused (a cheat, the boards out of step): show why, follow no more."""
-        self.paused = str(exc)
         self.driver.handle(FaultEvent(SOURCE, f"match paused: {exc}", self.clock()))
+        self.paused = str(exc)  # after the fault: whoever sees the status paused sees it too
 
     def poll(self) -> None:
         """One step of ``bgpi run``'s loop: follow, showing a broker gone (and back) and a
@@ -272,10 +272,7 @@ def open_link(
         received=messages.messages("received"),
         secrets=messages.secrets(),
     )
-    pairing, side = game.pairing, game.side
-    transport = Transport(
-        game.broker, client_id=pairing.client_id(side), topics=(pairing.topic(1 - side),)
-    )
+    transport = match_transport(game.broker, game.pairing, game.side)
     stack.callback(transport.close)
     transport.open()
     link = Link(session, transport, messages, patience=game.patience)

@@ -26,7 +26,7 @@ from bgpi.remote.link import Link
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing, side_name
 from bgpi.remote.session import Session
-from bgpi.remote.transport import Transport
+from bgpi.remote.transport import match_transport
 from bgpi.remote.turns import OutOfStepError, Todo, check_made, next_step
 from bgpi.remote.wire import Action, Intent
 from bgpi.service.driver import Journal, MemoryJournal
@@ -90,12 +90,7 @@ def remote_board(
             received=messages.messages("received"),
             secrets=messages.secrets(),
         )
-        pairing, side = game.pairing, game.side
-        transport = Transport(
-            game.broker,
-            client_id=pairing.client_id(side),
-            topics=(pairing.topic(1 - side),),
-        )
+        transport = match_transport(game.broker, game.pairing, game.side)
         stack.callback(transport.close)
         transport.open()
         link = Link(session, transport, messages, patience=game.patience)

@@ -2,7 +2,9 @@
 
 Every message goes to the log before it is published. Every connection (the first, and
 each reconnect) starts with a hello, which brings what either board missed; so does a
-silence of :data:`NUDGE` seconds while a board waits.
+silence of :data:`NUDGE` seconds while a board waits. What a hello makes a board send again
+is bounded (:mod:`~bgpi.remote.resend`), and a message that does not open is logged, a few
+lines a minute at most (:mod:`~bgpi.remote.quiet`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from bgpi.base.errors import BgpiError
 from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.log import MessageLog
 from bgpi.remote.pairing import Pairing, side_name
+from bgpi.remote.quiet import QuietLog
+from bgpi.remote.resend import ResendBudget
 from bgpi.remote.session import Inbound, Session
 from bgpi.remote.transport import Connected, Transport
 from bgpi.remote.wire import Body
@@ -50,10 +54,13 @@ class Link:
         self._mine = self.pairing.topic(session.side)
         self._theirs = self.pairing.topic(session.peer)
         self._heard = self._nudged = time.monotonic()
+        self._budget = ResendBudget()
+        self._notes = QuietLog(log)
         self.on_accept: Callable[[Body], None] | None = None
 
     def hello(self, *, answer: bool = False) -> None:
-        self.transport.publish(self._mine, self.session.hello(answer=answer))
+        hello = self.session.hello(secrets.token_hex(8), answer=answer)
+        self.transport.publish(self._mine, hello)
 
     def send(self, body: Body) -> None:
         """Journal, then publish, my next message."""
@@ -99,11 +106,12 @@ class Link:
 
     def _take(self, inbound: Inbound) -> None:
         if inbound.note is not None and not inbound.duplicate:
-            log.warning("%s", inbound.note)
+            self._notes.warning(inbound.note)
         self.messages.sync(self.session)
-        for raw in inbound.resend:
-            self.transport.publish(self._mine, raw)
-        if inbound.hello or inbound.ask:
+        now = time.monotonic()
+        for seq in self._budget.allow(inbound.resend, now):
+            self.transport.publish(self._mine, self.session.sent[seq - 1])
+        if (inbound.hello or inbound.ask) and self._budget.answer(now):
             self.hello(answer=inbound.hello)
         if self.on_accept is not None:
             for body in inbound.accepted:

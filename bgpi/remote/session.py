@@ -14,12 +14,15 @@ rebuilds the session from them after a restart (:meth:`Session.restore`).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Final
 
 from bgpi.journal.records import MatchStarted
 from bgpi.remote.fairdice import SECRET_BYTES, commitment, dice_of
 from bgpi.remote.pairing import Pairing, side_name
+from bgpi.remote.untrusted import printable
 from bgpi.remote.wire import (
     Action,
     BadMessageError,
@@ -36,6 +39,8 @@ from bgpi.remote.wire import (
 )
 
 _RESIGNING = frozenset({Action.RESIGN, Action.ACCEPT, Action.REJECT})  # add no record
+EARLY: Final = 256  # messages taken ahead of the one due; further ahead is not kept
+HELLOS: Final = 1024  # the other board's latest hellos remembered, to know a replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +56,7 @@ class Inbound:
     """What one message from the broker led to."""
 
     accepted: tuple[Body, ...] = ()  # the other board's new numbered messages, in order
-    resend: tuple[bytes, ...] = ()  # my messages the other board lacks, as first sent
+    resend: tuple[int, ...] = ()  # the numbers of my messages the other board lacks
     hello: bool = False  # answer a hello with mine
     ask: bool = False  # a message came before the one due: ask for the gap with a hello
     note: str | None = None  # why the message was ignored, for the log
@@ -69,6 +74,7 @@ class Session:
         self.mine: list[Body] = []
         self.theirs: list[Body] = []
         self._early: dict[int, bytes] = {}
+        self._hellos: deque[str] = deque(maxlen=HELLOS)  # the nonces of the other's hellos
         self._secrets: dict[int, bytes] = {}  # my secret of each draw
         self._committed: set[int] = set()
         self._revealed: set[int] = set()
@@ -122,9 +128,10 @@ class Session:
             if self.paused is None:
                 self.paused = Pause(body.reason, self.side)
 
-    def hello(self, *, answer: bool = False) -> bytes:
-        """A hello (not numbered): sent on every connection, and to ask for a gap."""
-        body = Hello(len(self.received), len(self.sent), match_json(self.match), answer)
+    def hello(self, nonce: str, *, answer: bool = False) -> bytes:
+        """A hello (not numbered): sent on every connection, and to ask for a gap. ``nonce``
+        is new each time (the shell draws it), so the other board knows a replay."""
+        body = Hello(len(self.received), len(self.sent), match_json(self.match), answer, nonce)
         return seal(self.pairing, self.side, 0, body)
 
     def remember(self, draw: int, secret: bytes) -> None:
@@ -180,7 +187,8 @@ class Session:
             envelope = open_envelope(self.pairing, self.peer, raw)
         except BadMessageError as exc:
             self.ignored += 1
-            return Inbound(note=f"ignored a message on {side_name(self.peer)}'s topic: {exc}")
+            why = printable(str(exc))  # it may quote the message: bounded, plain
+            return Inbound(note=f"ignored a message on {side_name(self.peer)}'s topic: {why}")
         if envelope.seq == 0:
             return self._hello(envelope)
         if isinstance(envelope.body, Hello):
@@ -195,6 +203,8 @@ class Session:
             if raw == self.received[envelope.seq - 1]:
                 return Inbound(duplicate=True)
             return self._cheat(f"{self._them} sent two different messages numbered {envelope.seq}")
+        if envelope.seq > count + EARLY:
+            return Inbound(note=f"message {envelope.seq} came far ahead of {count + 1}")
         if envelope.seq > count + 1:
             self._early[envelope.seq] = raw
             return Inbound(ask=True, note=f"message {envelope.seq} came before {count + 1}")
@@ -221,6 +231,9 @@ class Session:
         body = envelope.body
         if not isinstance(body, Hello):
             return self._cheat(f"{self._them} sent an unnumbered {body.kind}")
+        if body.nonce in self._hellos:  # a replay, or QoS 1's second delivery: no answer
+            return Inbound(duplicate=True)
+        self._hellos.append(body.nonce)
         try:
             theirs = body.match_record()
         except (BadMessageError, ValueError) as exc:
@@ -230,7 +243,7 @@ class Session:
                 f"the boards disagree about the match: {self._them} means {_describe(theirs)}, "
                 f"{side_name(self.side)} {_describe(self.match)}"
             )
-        resend = tuple(self.sent[body.have :])
+        resend = tuple(range(body.have + 1, len(self.sent) + 1))
         return Inbound(resend=resend, hello=not body.answer)
 
     def _accept(self, raw: bytes, envelope: Envelope) -> Inbound | None:
@@ -284,4 +297,5 @@ class Session:
 
 def _describe(match: MatchStarted) -> str:
     kind = f"a {match.length}-point match" if match.length else "money"
-    return f"{kind} of {match.names[0]} and {match.names[1]}"
+    white, black = (printable(name, 40) for name in match.names)  # the other's may be anything
+    return f"{kind} of {white} and {black}"
