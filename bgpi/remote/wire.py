@@ -65,12 +65,19 @@ class Hello:
     nonce: str = ""
 
     def match_record(self) -> MatchStarted:
+        """The match the other board means; ``BadMessageError`` if it is none."""
         nested = depth(self.match.encode())
         if nested > MAX_DEPTH:
             raise BadMessageError(f"a hello's match nested {nested} deep")
-        record = from_json(self.match)
+        try:
+            record = from_json(self.match)
+        except (TypeError, ValueError) as exc:  # a field of a wrong type: TypeError, too
+            raise BadMessageError(f"a hello's match: {printable(str(exc))}") from None
         if not isinstance(record, MatchStarted):
             raise BadMessageError(f"a hello's match is a {record.kind} record")
+        names = record.names
+        if not isinstance(names, tuple) or [type(name) for name in names] != [str, str]:
+            raise BadMessageError("a hello's match names no two players")
         return record
 
 

@@ -3,14 +3,16 @@ parsed, a peer's words shown as text, a replay answered once, a flood logged in 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import random
 from functools import cache
 
 import pytest
 
 from bgpi.base.words import BLACK, WHITE
-from bgpi.journal.records import MatchStarted
+from bgpi.journal.records import MatchStarted, to_json
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.quiet import QuietLog
 from bgpi.remote.resend import ResendBudget
@@ -165,3 +167,58 @@ def test_a_flood_of_warnings_is_a_few_lines_and_a_count(caplog: pytest.LogCaptur
         "997 more like these in 60 s, not shown",
         "later",
     ]
+
+
+KEYS = ("kind", "at", "moves", "match", "have", "nonce", "reason", "draw", "secret", "names")
+FIELDS = {
+    "hello": {"have": 0, "sent": 0, "match": to_json(MATCH), "answer": False, "nonce": "n"},
+    "intent": {"at": 1, "action": "roll", "moves": [[8, 5, 3, False]], "result": 0},
+    "commit": {"draw": 0, "digest": "ab"},
+    "reveal": {"draw": 0, "secret": "ab"},
+    "halt": {"reason": "x"},
+}
+
+
+def odd_value(rng: random.Random, level: int = 0) -> object:
+    """A JSON value of any type, a few levels deep: what a buggy or cheating peer may sign."""
+    pick = rng.randrange(8 if level < 3 else 5)
+    if pick == 5:
+        return [odd_value(rng, level + 1) for _ in range(rng.randrange(5))]
+    if pick in (6, 7):
+        return {rng.choice(KEYS): odd_value(rng, level + 1) for _ in range(rng.randrange(5))}
+    return rng.choice(
+        [
+            [None, True, False],
+            [-1, 0, 1, 5, 10**30],
+            [0.5, 1e308, float("inf")],
+            ["", "white", "roll", "zz", "ab" * 32, "\x1b[2J"],
+            ["intent", "commit", "reveal", "halt", "opening", "accept"],
+        ][pick]
+    )
+
+
+def odd_body(rng: random.Random) -> dict[str, object]:
+    """A body of a real kind with a field or two changed (in a hello, maybe its match's)."""
+    kind = rng.choice(list(FIELDS))
+    body: dict[str, object] = {"kind": kind, **FIELDS[kind]}
+    for _ in range(rng.randrange(1, 3)):
+        body[rng.choice([*body, "extra"])] = odd_value(rng)
+    if kind == "hello" and rng.random() < 0.6:
+        match = json.loads(to_json(MATCH))
+        match[rng.choice(list(match))] = odd_value(rng)
+        body["match"] = json.dumps(match)
+    return body
+
+
+def test_two_thousand_odd_messages_signed_by_the_peer_never_raise() -> None:
+    rng = random.Random(25)
+    black = Session(pairing(), BLACK, MATCH)
+    for n in range(2_000):
+        if n % 50 == 0:  # a fresh session now and then: numbered messages get taken too
+            black = Session(pairing(), BLACK, MATCH)
+        due = len(black.received) + 1
+        seq = rng.choice([0, 0, due, due, due + 1, due - 1, odd_value(rng)])
+        text = json.dumps({"v": 2, "side": "white", "seq": seq, "body": odd_body(rng)})
+        black.take(signed(text.encode()))  # taken, ignored or a pause: never an exception
+        if black.paused is not None:
+            assert black.paused.reason.isprintable()
