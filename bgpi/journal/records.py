@@ -13,6 +13,7 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from bgpi.base.words import Player, check_colour
 from bgpi.rules import MatchRules, Move
 from bgpi.rules.result import GameResult
 
@@ -31,6 +32,7 @@ class Kind(StrEnum):
     ANSWER = "answer"
     ILLEGAL = "illegal"
     END = "end"
+    FORFEIT = "forfeit"
 
 
 class Cube(StrEnum):
@@ -202,6 +204,19 @@ class GameEnded:
         return GameResult(self.result)
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """``winner`` claimed the match by forfeit: in a remote match, the other board said
+    nothing past its patience while it owed its reveal or its seat's decision. The match
+    ends here, its games as played (the last one unfinished): a result, as in a tournament."""
+
+    kind: ClassVar[Kind] = Kind.FORFEIT
+    winner: Player
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "winner", check_colour(self.winner))
+
+
 Record = (
     MatchStarted
     | GameStarted
@@ -214,6 +229,7 @@ Record = (
     | ResignAnswered
     | IllegalAccepted
     | GameEnded
+    | Forfeit
 )
 
 _KINDS: dict[Kind, type[Any]] = {
@@ -230,6 +246,7 @@ _KINDS: dict[Kind, type[Any]] = {
         ResignAnswered,
         IllegalAccepted,
         GameEnded,
+        Forfeit,
     )
 }
 

@@ -24,6 +24,7 @@ from types import TracebackType
 from typing import Final
 
 from bgpi.base.i18n import _
+from bgpi.base.words import Player
 from bgpi.journal.file import (
     APPLICATION_ID,
     CorruptJournalError,
@@ -44,7 +45,7 @@ from bgpi.journal.file import (
     newer,
     release,
 )
-from bgpi.journal.records import GameEnded, MatchStarted, Record, from_json, to_json
+from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record, from_json, to_json
 
 # The journal's file name in a state directory: the service, the simulator, the demo and the
 # commands that read it all find it by this name.
@@ -142,7 +143,8 @@ class NoMatchError(JournalError, LookupError):
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
     """One match in the journal: ``score`` is the points won so far; ``finished`` once a
-    player has reached the length (a money session, length 0, never finishes)."""
+    player has reached the length (a money session, length 0, never finishes) or won it by
+    forfeit (``forfeit``, the winner)."""
 
     id: int
     started_at: float
@@ -150,10 +152,11 @@ class MatchInfo:
     names: tuple[str, str]
     games: int
     score: tuple[int, int]
+    forfeit: Player | None = None
 
     @property
     def finished(self) -> bool:
-        return bool(self.length) and max(self.score) >= self.length
+        return self.forfeit is not None or (bool(self.length) and max(self.score) >= self.length)
 
 
 class Journal:
@@ -292,15 +295,20 @@ class Journal:
         """Every match in the journal, oldest first."""
         with self._reading() as db:
             ends = db.execute(
-                "SELECT match_id, seq, record FROM records WHERE kind = ?", (GameEnded.kind,)
+                "SELECT match_id, seq, record FROM records WHERE kind IN (?, ?) ORDER BY seq",
+                (GameEnded.kind, Forfeit.kind),
             ).fetchall()
             rows = db.execute(
                 "SELECT id, started_at, length, white, black FROM matches ORDER BY id"
             ).fetchall()
         scores: dict[int, list[int]] = {}
         games: dict[int, int] = {}
+        forfeits: dict[int, Player] = {}  # crossed claims: the last one settled it
         for match_id, seq, text in ends:
             end = self._read(match_id, None, seq, text)
+            if isinstance(end, Forfeit):
+                forfeits[match_id] = end.winner
+                continue
             if not isinstance(end, GameEnded):
                 raise corrupt(
                     f"{self.path}: record {seq} of match {match_id} is filed as a game end "
@@ -316,6 +324,7 @@ class Journal:
                 (white, black),
                 games.get(match_id, 0),
                 _pair(scores.get(match_id, [0, 0])),
+                forfeits.get(match_id),
             )
             for match_id, started_at, length, white, black in rows
         ]

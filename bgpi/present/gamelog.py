@@ -15,6 +15,7 @@ from typing import Final
 from bgpi.base.i18n import N_, _, ngettext
 from bgpi.journal.records import (
     CubeAction,
+    Forfeit,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -110,7 +111,7 @@ class GameLog:
             # No value: automatic doubles turn the cube without a record; the page shows it.
             verb = _(_VERBS.get(record.action, "{name} " + record.action))
             self._say(verb.format(name=self.names[record.player]), record.player, "cube")
-        elif isinstance(record, GameEnded):
+        elif isinstance(record, GameEnded | Forfeit):
             self._ended(record)
         elif isinstance(record, ResignOffered | ResignAnswered):
             self._resign(record)
@@ -163,7 +164,12 @@ class GameLog:
         else:
             self._say(f"{self.names[record.player]}: {text}", record.player, "play")
 
-    def _ended(self, record: GameEnded) -> None:
+    def _ended(self, record: GameEnded | Forfeit) -> None:
+        if isinstance(record, Forfeit):  # a remote board fell silent: a roll stays unplayed
+            self.rolled = None
+            line = _("{name} wins the match by forfeit").format(name=self.names[record.winner])
+            self._say(line, record.winner, "end")
+            return
         self.score[record.winner] += record.points
         level = _(LEVELS[GameResult(record.result)])
         how = _("a {level}").format(level=level)

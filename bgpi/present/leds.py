@@ -19,6 +19,7 @@ from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
     Choosing,
     Confirm,
+    Forfeited,
     Guided,
     Illegal,
     Moving,
@@ -263,8 +264,11 @@ def _ending(table: Table, scene: Scene) -> Scene:
 
 
 def _over(table: Table, scene: Scene) -> Scene:
-    match = table.match
-    if table.phase is Phase.MATCH_OVER:
+    match, at = table.match, table.at
+    winner: int | None
+    if isinstance(at, Forfeited):  # won whatever the score
+        alert, winner = "match over", at.winner
+    elif table.phase is Phase.MATCH_OVER:
         alert, winner = "match over", match.winner
     else:
         alert, winner = "game over", match.game_winner

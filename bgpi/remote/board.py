@@ -10,6 +10,7 @@ lights move by move for the hands here to make. The dice come from the commit-re
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
@@ -22,8 +23,9 @@ from bgpi.journal.records import MatchStarted, OpeningDie, Played, Record, Rolle
 from bgpi.journal.store import Journal
 from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
+from bgpi.remote.forfeit import settle, told
 from bgpi.remote.hands import UnmadeIntentError, decided
-from bgpi.remote.link import Link, MatchPausedError, SilenceError
+from bgpi.remote.link import Link, MatchForfeitedError, MatchPausedError, SilenceError
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing, side_name, side_of
 from bgpi.remote.session import Session
@@ -34,6 +36,7 @@ from bgpi.service.config import Config
 from bgpi.service.driver import Driver
 from bgpi.table import Chosen, Phase
 
+log = logging.getLogger("bgpi")
 SOURCE = "remote"  # the fault's source on the LEDs and the page
 RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other board as gone
 
@@ -216,6 +219,11 @@ class RemoteSeat:
             self.follow()
         except MatchPausedError as exc:
             self.paused_by(exc)
+        except MatchForfeitedError:  # the other board claimed it while this one was away
+            forfeit = self.link.session.forfeit
+            assert forfeit is not None
+            log.warning("%s", told(forfeit))
+            settle(self.driver, forfeit, self.clock())
         # Done: a next match started at this board after this one is not the other board's.
         self.over = self.driver.table.phase is Phase.MATCH_OVER
 

@@ -18,8 +18,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bgpi.base.words import Player, check_colour
 from bgpi.journal.export import export_mat
-from bgpi.journal.records import GameEnded, MatchStarted, Record
+from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record
 from bgpi.remote.broker import Broker
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.untrusted import UntrustedJsonError, loads, printable
@@ -37,7 +38,7 @@ def club_topic(club: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ClubResult:
-    """One finished match."""
+    """One finished match (``forfeit``: won by that player by forfeit, whatever the score)."""
 
     players: tuple[str, str]
     score: tuple[int, int]
@@ -45,20 +46,22 @@ class ClubResult:
     date: str  # ISO date, UTC
     mat: str
     board: str = ""
+    forfeit: Player | None = None
 
     @classmethod
     def of(cls, records: Sequence[Record], *, board: str = "", date: str = "") -> ClubResult:
         start = records[0]
         if not isinstance(start, MatchStarted):
             raise ValueError("a result needs the match's records from its start")
-        score = [0, 0]
+        score, forfeit = [0, 0], None
         for record in records:
             if isinstance(record, GameEnded):
                 score[record.winner] += record.points
+            elif isinstance(record, Forfeit):
+                forfeit = record.winner
         today = date or datetime.datetime.now(datetime.UTC).date().isoformat()
-        return cls(
-            start.names, (score[0], score[1]), start.length, today, export_mat(records), board
-        )
+        mat = export_mat(records)
+        return cls(start.names, (score[0], score[1]), start.length, today, mat, board, forfeit)
 
     @property
     def id(self) -> str:
@@ -72,6 +75,7 @@ class ClubResult:
             "date": self.date,
             "mat": self.mat,
             "board": self.board,
+            "forfeit": self.forfeit,
         }
         return json.dumps(data, separators=(",", ":")).encode()
 
@@ -89,6 +93,7 @@ class ClubResult:
                 str(data["date"]),
                 str(data["mat"]),
                 str(data.get("board", "")),
+                None if data.get("forfeit") is None else check_colour(data["forfeit"]),
             )
         except UntrustedJsonError as exc:
             raise ValueError(f"not a match result: {exc}") from None
@@ -100,6 +105,8 @@ class ClubResult:
         """The result on one line, as plain text (anyone may have published it)."""
         (white, black), (one, two) = (printable(name, 40) for name in self.players), self.score
         kind = f"{self.length}-point match" if self.length else "money"
+        if self.forfeit is not None:
+            kind += f", {(white, black)[self.forfeit]} by forfeit"
         return f"{printable(self.date, 10)}  {white} {one} - {two} {black}  ({kind})"
 
 

@@ -23,7 +23,7 @@ from bgpi.remote.quiet import QuietLog
 from bgpi.remote.resend import ResendBudget
 from bgpi.remote.session import Inbound, Session
 from bgpi.remote.transport import Connected, Transport
-from bgpi.remote.wire import Body
+from bgpi.remote.wire import Body, Claim
 
 log = logging.getLogger("bgpi")
 NUDGE: Final = 3.0  # seconds of silence before a waiting board says hello again
@@ -35,6 +35,10 @@ class MatchPausedError(BgpiError, RuntimeError):
 
 class SilenceError(BgpiError, TimeoutError):
     """The other board has said nothing for too long."""
+
+
+class MatchForfeitedError(BgpiError, RuntimeError):
+    """The match is over by forfeit: a claim was sent or taken (:attr:`Session.forfeit`)."""
 
 
 class Link:
@@ -82,14 +86,15 @@ class Link:
             if isinstance(arrival, Connected):
                 self.hello()
             elif arrival.topic == self._theirs:
-                self._heard = time.monotonic()
                 self._take(self.session.take(arrival.payload))
         self.flush()
         self.check()
 
     def wait(self, timeout: float) -> None:
         """Wait for the other board: a hello after :data:`NUDGE` seconds of silence (in
-        case a message was lost), ``SilenceError`` after ``patience``."""
+        case a message was lost), ``SilenceError`` after ``patience``. Silence is the lack of
+        a new message of the other board's: its hellos (which a board that stalls could go
+        on sending), a replay or a stranger's junk do not break it."""
         self.pump(timeout)
         now = time.monotonic()
         if now - self._heard > self.patience:
@@ -109,6 +114,8 @@ class Link:
             self._notes.warning(inbound.note)
         self.messages.sync(self.session)
         now = time.monotonic()
+        if inbound.accepted:  # the match moved on: junk, a replay or a hello does not count
+            self._heard = now
         for seq in self._budget.allow(inbound.resend, now):
             self.transport.publish(self._mine, self.session.sent[seq - 1])
         if (inbound.hello or inbound.ask) and self._budget.answer(now):
@@ -120,8 +127,19 @@ class Link:
     def check(self) -> None:
         paused = self.session.paused
         if paused is not None:
-            self.flush()  # the halt that tells the other board why
+            self.flush()  # the halt that tells the other board why, out before a demo ends
+            self.transport.flush()
             raise MatchPausedError(paused.reason)
+        forfeit = self.session.forfeit
+        if forfeit is not None:
+            raise MatchForfeitedError(f"{side_name(forfeit.winner)} won the match by forfeit")
+
+    def claim(self) -> None:
+        """Claim the match by forfeit (the other board owes a message and said nothing past
+        :attr:`patience`): journaled, published, and the match is over here."""
+        silent = round(time.monotonic() - self._heard)
+        self.send(Claim(len(self.session.received), silent))
+        self.transport.flush()
 
     def pause(self, reason: str) -> None:
         self.session.pause(reason)

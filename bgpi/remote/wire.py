@@ -119,7 +119,18 @@ class Halt:
     reason: str
 
 
-Body = Hello | Intent | Commit | Reveal | Halt
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The sender claims the match by forfeit: the other board said nothing for ``silent``
+    seconds while it owed a message; the sender had ``have`` of its messages (any later one
+    came too late)."""
+
+    kind: ClassVar[str] = "forfeit"
+    have: int
+    silent: int
+
+
+Body = Hello | Intent | Commit | Reveal | Halt | Claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +206,8 @@ def _body_json(body: Body) -> dict[str, Any]:
         return {"kind": body.kind, "draw": body.draw, "digest": body.digest}
     if isinstance(body, Reveal):
         return {"kind": body.kind, "draw": body.draw, "secret": body.secret}
+    if isinstance(body, Claim):
+        return {"kind": body.kind, "have": body.have, "silent": body.silent}
     return {"kind": body.kind, "reason": body.reason}
 
 
@@ -243,6 +256,7 @@ _BUILDERS: Final[dict[str, Callable[[dict[str, Any]], Body]]] = {
     "commit": lambda d: Commit(_int(d, "draw"), _str(d, "digest")),
     "reveal": lambda d: Reveal(_int(d, "draw"), _str(d, "secret")),
     "halt": lambda d: Halt(printable(_str(d, "reason"))),  # shown on the other board
+    "forfeit": lambda d: Claim(_int(d, "have"), _int(d, "silent")),
 }
 
 

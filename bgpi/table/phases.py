@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Final
 
+from bgpi.base.words import Player
 from bgpi.rules import GameResult, MatchRules, Move, Position
 from bgpi.sensing.mistakes import Mistake
 from bgpi.sensing.tracker import Reading, TurnTracker
@@ -222,6 +223,14 @@ class GameOver:
 @dataclass(frozen=True, slots=True)
 class MatchOver:
     kind: ClassVar[Phase] = Phase.MATCH_OVER
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited(MatchOver):
+    """The match is over by forfeit (a remote board fell silent): ``winner`` won it, whatever
+    the score. Otherwise a match over like any: a press chooses the next one."""
+
+    winner: Player
 
 
 PhaseState = (

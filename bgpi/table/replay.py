@@ -16,6 +16,7 @@ from bgpi.base.words import WHITE, Player
 from bgpi.journal.records import (
     Cube,
     CubeAction,
+    Forfeit,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -36,9 +37,11 @@ from bgpi.table.errors import RecordMismatchError, TableError
 from bgpi.table.illegal import only_hits
 from bgpi.table.phases import (
     BeforeRoll,
+    Choosing,
     Confirm,
     Doubled,
     Ending,
+    Forfeited,
     GameOver,
     Guided,
     Illegal,
@@ -250,6 +253,15 @@ def _game_ended(table: Table, record: GameEnded) -> Table:
     return replace(table, match=match, at=over)
 
 
+def _forfeit(table: Table, record: Forfeit) -> Table:
+    # Whenever the other board fell silent: mid-game, between games, while the dice are
+    # drawn; and after a forfeit, when crossed claims were settled the other way.
+    at = table.at
+    if isinstance(at, Choosing) or (isinstance(at, MatchOver) and not isinstance(at, Forfeited)):
+        raise TableError(f"{record} came in phase {table.phase.value}: the match was decided")
+    return replace(table, at=Forfeited(record.winner))
+
+
 _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
     by.kind: by
     for by in (
@@ -264,5 +276,6 @@ _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
         _By(ResignAnswered, _resign_answered),
         _By(IllegalAccepted, _illegal_accepted),
         _By(GameEnded, _game_ended),
+        _By(Forfeit, _forfeit),
     )
 }

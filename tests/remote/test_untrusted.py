@@ -222,3 +222,13 @@ def test_two_thousand_odd_messages_signed_by_the_peer_never_raise() -> None:
         black.take(signed(text.encode()))  # taken, ignored or a pause: never an exception
         if black.paused is not None:
             assert black.paused.reason.isprintable()
+
+
+def test_a_halt_that_comes_before_the_messages_it_follows_pauses_at_once() -> None:
+    # A board that paused at the other's hello resends nothing: what its halt follows may
+    # never come, and the other board must not wait for it (nor claim a forfeit).
+    white, black = Session(pairing(), WHITE, MATCH), Session(pairing(), BLACK, MATCH)
+    white.send(Intent(1, Action.OPENING))  # lost: sent before Black listened
+    black.take(white.send(Halt("the boards disagree")))
+    assert black.paused is not None
+    assert black.paused.reason == "white paused the match: the boards disagree"
