@@ -26,6 +26,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bgpi.base.errors import BgpiError
+from bgpi.base.words import Player
 from bgpi.remote.broker import Broker
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.quiet import QuietLog
@@ -205,4 +206,5 @@ def match_transport(broker: Broker, pairing: Pairing, side: int) -> Transport:
     other side's topic. A board given no account logs in as its match's room, so the
     broker's ACL can keep each match's topics to its two boards (``docs/remote.md``)."""
     login = broker if broker.username else replace(broker, username=pairing.room)
-    return Transport(login, client_id=pairing.client_id(side), topics=(pairing.topic(1 - side),))
+    theirs = pairing.topic(Player(side).other)
+    return Transport(login, client_id=pairing.client_id(side), topics=(theirs,))

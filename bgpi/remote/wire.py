@@ -22,6 +22,7 @@ from enum import Enum
 from typing import Any, ClassVar, Final
 
 from bgpi.base.errors import BgpiError
+from bgpi.base.words import Player
 from bgpi.journal.records import MatchStarted, from_json, to_json
 from bgpi.remote.pairing import SIDE_NAMES, Pairing
 from bgpi.remote.untrusted import MAX_DEPTH, UntrustedJsonError, depth, loads, printable
@@ -158,14 +159,14 @@ def open_envelope(pairing: Pairing, expected_side: int, raw: bytes) -> Envelope:
         raise BadMessageError(f"a message of {len(raw)} bytes, more than {MAX_BYTES}")
     mac, text = raw[:_MAC_HEX], raw[_MAC_HEX + 1 :]
     if len(raw) <= _MAC_HEX or raw[_MAC_HEX] != _DOT:
-        old = raw.startswith(b"{")
+        old = raw.startswith(b'{"body":')  # protocol 1's JSON, its keys sorted
         raise BadMessageError(
             f"a message of protocol 1: the other board needs bgpi's protocol {VERSION}"
             if old
             else "not a bgpi message"
         )
     if not hmac.compare_digest(mac, _mac(pairing, expected_side, text).encode()):
-        other = 1 - expected_side
+        other = Player(expected_side).other
         if hmac.compare_digest(mac, _mac(pairing, other, text).encode()):
             raise BadMessageError(
                 f"signed as {SIDE_NAMES[other]!r} on {SIDE_NAMES[expected_side]}'s topic"

@@ -37,7 +37,9 @@ def junk() -> list[bytes]:
         os.urandom(MEGABYTE + 1),
         os.urandom(700),
         b"",
-        json.dumps({"v": 1, "side": "black", "seq": 1, "body": {}, "mac": "0" * 64}).encode(),
+        json.dumps(
+            {"v": 1, "side": "black", "seq": 1, "body": {}, "mac": "0" * 64}, sort_keys=True
+        ).encode(),
         framed,
         b"0" * 64 + b"." + b"[" * 16_000,
     ]
