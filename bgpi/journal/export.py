@@ -18,6 +18,10 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   it: gnubg reads it as a resignation of the points over the cube (4 at a cube of 2: a
   gammon). A roll not yet played when its player resigned is left out (gnubg would read it as
   a play of no move); a declined resignation is not written at all.
+- A match won by forfeit (a remote board fell silent: :class:`~bgpi.journal.records.Forfeit`)
+  has its games as played, the last one as far as it went, and a ``;`` comment at the top
+  saying who won it by forfeit, in which game: gnubg keeps it as the match's comment (it has
+  no word for a forfeit, and shows the match as unfinished).
 - An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
   game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
   the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
@@ -46,6 +50,7 @@ from bgpi.journal.records import (
     Clocked,
     CubeAction,
     FlagFell,
+    Forfeit,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -239,18 +244,30 @@ class _Writer:
         self.turn_played = False  # the turn ends with the next record, unless that wins
         self.header: list[str] = []
         self.flags: list[str] = []  # the clock's flag falls, said at the top
+        self.forfeit: Forfeit | None = None  # a remote match won by forfeit, said at the top
         self.stamps: tuple[float, float] | None = None  # the record before's time, this one's
 
     def text(self) -> str:
         lines = [*self.header, ""] if self.header else []
         lines.extend(f"; {game.cut}" for game in self.games if game.cut is not None)
         lines.extend(f"; {flag}" for flag in self.flags)
+        if self.forfeit is not None:
+            winner = self.forfeit.winner
+            lines.append(
+                f"; {self.names[winner]} wins the match by forfeit in game {len(self.games)}: "
+                f"{self.names[winner.other]}'s board fell silent; the games are as played"
+            )
         lines.extend(_header(self.start))
         for game in self.games:
             lines.extend(game.lines(self.names))
         return "\n".join(lines) + "\n"
 
     def add(self, record: Record) -> None:
+        if isinstance(record, Forfeit):
+            self.forfeit = record  # crossed claims: the last one is the settled one
+            return
+        if self.forfeit is not None:
+            raise MatExportError("the match was over by forfeit")
         if isinstance(record, OpeningDie | Clocked):
             return  # the pair follows as OpeningRolled; the clock is not in a .mat file
         if isinstance(record, FlagFell):

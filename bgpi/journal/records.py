@@ -35,6 +35,7 @@ class Kind(StrEnum):
     END = "end"
     CLOCK = "clock"
     FLAG = "flag"
+    FORFEIT = "forfeit"
 
 
 class Cube(StrEnum):
@@ -267,6 +268,19 @@ class FlagFell:
         _read_player(self)
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """``winner`` claimed the match by forfeit: in a remote match, the other board said
+    nothing past its patience while it owed its reveal or its seat's decision. The match
+    ends here, its games as played (the last one unfinished): a result, as in a tournament."""
+
+    kind: ClassVar[Kind] = Kind.FORFEIT
+    winner: Player
+
+    def __post_init__(self) -> None:
+        _read_player(self, "winner")
+
+
 Record = (
     MatchStarted
     | GameStarted
@@ -281,6 +295,7 @@ Record = (
     | GameEnded
     | Clocked
     | FlagFell
+    | Forfeit
 )
 
 _KINDS: dict[Kind, type[Any]] = {
@@ -299,6 +314,7 @@ _KINDS: dict[Kind, type[Any]] = {
         GameEnded,
         Clocked,
         FlagFell,
+        Forfeit,
     )
 }
 

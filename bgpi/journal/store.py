@@ -33,6 +33,7 @@ from types import TracebackType
 from typing import Any, Final
 
 from bgpi.base.i18n import _
+from bgpi.base.words import Player
 from bgpi.journal.chain import ID_SIZE, Row, broken, columns, link, new_id, seed
 from bgpi.journal.file import (
     APPLICATION_ID,
@@ -59,7 +60,7 @@ from bgpi.journal.file import (
     release,
     snapshot,
 )
-from bgpi.journal.records import GameEnded, MatchStarted, Record, from_json, to_json
+from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record, from_json, to_json
 
 # The journal's file name in a state directory: the service, the simulator, the demo and the
 # commands that read it all find it by this name.
@@ -208,7 +209,8 @@ class NoMatchError(JournalError, LookupError):
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
     """One match in the journal: ``score`` is the points won so far; ``finished`` once a
-    player has reached the length (a money session, length 0, never finishes)."""
+    player has reached the length (a money session, length 0, never finishes) or won it by
+    forfeit (``forfeit``, the winner)."""
 
     id: int
     started_at: float
@@ -216,10 +218,11 @@ class MatchInfo:
     names: tuple[str, str]
     games: int
     score: tuple[int, int]
+    forfeit: Player | None = None
 
     @property
     def finished(self) -> bool:
-        return bool(self.length) and max(self.score) >= self.length
+        return self.forfeit is not None or (bool(self.length) and max(self.score) >= self.length)
 
 
 class Journal:
@@ -415,16 +418,20 @@ class Journal:
         ends, starts = at_one_moment(self._connection(), self.path, self._listing)
         scores: dict[int, list[int]] = {}
         games: dict[int, int] = {}
+        forfeits: dict[int, Player] = {}  # crossed claims: the last one settled it
         for values in ends:
             row = self._row(values[:-1])
             end = self._read(row.match_id, None, row)
-            if not isinstance(end, GameEnded):
+            if not isinstance(end, GameEnded | Forfeit):
                 raise corrupt(
                     f"{self.path}: record {row.seq} of match {row.match_id} is filed as a game "
                     f"end but holds {row.text[:60]!r}"
                 )
             if self._chained and not row.follows(values[-1]):
                 raise self._unchained(row)
+            if isinstance(end, Forfeit):
+                forfeits[row.match_id] = end.winner
+                continue
             scores.setdefault(row.match_id, [0, 0])[end.winner] += end.points
             games[row.match_id] = games.get(row.match_id, 0) + 1
         return [
@@ -435,6 +442,7 @@ class Journal:
                 names,
                 games.get(match_id, 0),
                 _pair(scores.get(match_id, [0, 0])),
+                forfeits.get(match_id),
             )
             for match_id, started_at, length, names in map(self._listed, starts)
         ]
@@ -468,8 +476,8 @@ class Journal:
             f"SELECT {columns(chained=chained, of='e')}, {'p.hash' if chained else 'NULL'} "
             "FROM records AS e "
             "LEFT JOIN records AS p ON p.match_id = e.match_id AND p.seq = e.seq - 1 "
-            "WHERE e.kind = ?",
-            (GameEnded.kind,),
+            "WHERE e.kind IN (?, ?) ORDER BY e.match_id, e.seq",
+            (GameEnded.kind, Forfeit.kind),
         ).fetchall()
         starts = db.execute(
             "SELECT m.id, m.started_at, m.length, CAST(m.white AS BLOB), "

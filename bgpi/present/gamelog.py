@@ -17,6 +17,7 @@ from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import (
     CubeAction,
     FlagFell,
+    Forfeit,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -112,7 +113,7 @@ class GameLog:
             # No value: automatic doubles turn the cube without a record; the page shows it.
             verb = _(_VERBS.get(record.action, "{name} " + record.action))
             self._say(verb.format(name=self.names[record.player]), record.player, "cube")
-        elif isinstance(record, GameEnded):
+        elif isinstance(record, GameEnded | Forfeit):
             self._ended(record)
         elif isinstance(record, ResignOffered | ResignAnswered):
             self._resign(record)
@@ -178,7 +179,12 @@ class GameLog:
         else:
             self._say(f"{self.names[record.player]}: {text}", record.player, "play")
 
-    def _ended(self, record: GameEnded) -> None:
+    def _ended(self, record: GameEnded | Forfeit) -> None:
+        if isinstance(record, Forfeit):  # a remote board fell silent: a roll stays unplayed
+            self.rolled = None
+            line = _("{name} wins the match by forfeit").format(name=self.names[record.winner])
+            self._say(line, record.winner, "end")
+            return
         self.score[record.winner] += record.points
         level = _(LEVELS[GameResult(record.result)])
         how = _("a {level}").format(level=level)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE
+from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE, Player
 from bgpi.lights.scene import Alert, Prompt, Scene
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
@@ -23,6 +23,7 @@ from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
     Choosing,
     Confirm,
+    Forfeited,
     Guided,
     Illegal,
     Moving,
@@ -250,8 +251,11 @@ def _ending(table: Table, scene: Scene) -> Scene:
 
 
 def _over(table: Table, scene: Scene) -> Scene:
-    match = table.match
-    if table.phase is Phase.MATCH_OVER:
+    match, at = table.match, table.at
+    winner: Player | None
+    if isinstance(at, Forfeited):  # won whatever the score
+        alert, winner = Alert.MATCH_OVER, at.winner
+    elif table.phase is Phase.MATCH_OVER:
         alert, winner = Alert.MATCH_OVER, match.winner
     else:
         alert, winner = Alert.GAME_OVER, match.game_winner

@@ -10,6 +10,7 @@ lights move by move for the hands here to make. The dice come from the commit-re
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
@@ -23,12 +24,13 @@ from bgpi.journal.records import MatchStarted, OpeningDie, Played, Record, Rolle
 from bgpi.journal.store import Journal
 from bgpi.remote.commands import broker_of
 from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
+from bgpi.remote.forfeit import settle, told
 from bgpi.remote.hands import UnmadeIntentError, decided
-from bgpi.remote.link import Link, MatchPausedError, SilenceError
+from bgpi.remote.link import Link, MatchForfeitedError, MatchPausedError, SilenceError
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing, side_name, side_of
 from bgpi.remote.session import Session
-from bgpi.remote.transport import Transport
+from bgpi.remote.transport import match_transport
 from bgpi.remote.turns import Next, OutOfStepError, Todo, check_made, decider, next_step
 from bgpi.remote.wire import Action, Intent
 from bgpi.service.config import Config
@@ -36,6 +38,7 @@ from bgpi.service.driver import Driver
 from bgpi.service.edge import table_event
 from bgpi.table import Chosen, Phase
 
+log = logging.getLogger("bgpi")
 SOURCE = "remote"  # the fault's source on the LEDs and the page
 RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other board as gone
 
@@ -205,8 +208,8 @@ class RemoteSeat:
 
     def paused_by(self, exc: MatchPausedError) -> None:
         """The match paused (a cheat, the boards out of step): show why, follow no more."""
-        self.paused = str(exc)
         self._fault(f"match paused: {exc}")
+        self.paused = str(exc)  # after the fault: whoever sees the status paused sees it too
 
     def poll(self) -> None:
         """One step of ``bgpi run``'s loop: follow, showing a broker gone (and back) and a
@@ -224,6 +227,11 @@ class RemoteSeat:
             self.follow()
         except MatchPausedError as exc:
             self.paused_by(exc)
+        except MatchForfeitedError:  # the other board claimed it while this one was away
+            forfeit = self.link.session.forfeit
+            assert forfeit is not None
+            log.warning("%s", told(forfeit))
+            settle(self.driver, forfeit, self.clock())
         # Done: a next match started at this board after this one is not the other board's.
         self.over = self.driver.table.phase is Phase.MATCH_OVER
 
@@ -280,10 +288,7 @@ def open_link(
         received=messages.messages("received"),
         secrets=messages.secrets(),
     )
-    pairing, side = game.pairing, game.side
-    transport = Transport(
-        game.broker, client_id=pairing.client_id(side), topics=(pairing.topic(side.other),)
-    )
+    transport = match_transport(game.broker, game.pairing, game.side)
     stack.callback(transport.close)
     transport.open()
     link = Link(session, transport, messages, patience=game.patience)

@@ -3,7 +3,9 @@
 A result is published retained at ``bgpi/club/NAME/results/ID``, where ID is a hash of the
 match file: the two boards of one remote match publish the same result under the same ID, so
 it is listed once. Anyone who can read the broker reads the results (they are not secret);
-the broker's accounts decide who may publish there.
+the broker's accounts decide who may publish there. So a result read back is bounded and
+checked like a match's message (its size, its JSON's depth, its shape), and its words are
+shown as plain text.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bgpi.base.words import Player, check_colour
 from bgpi.journal.export import export_mat
-from bgpi.journal.records import GameEnded, MatchStarted, Record
+from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record
 from bgpi.remote.broker import Broker
 from bgpi.remote.transport import Message, Transport
+from bgpi.remote.untrusted import UntrustedJsonError, loads, printable
 
 log = logging.getLogger("bgpi")
+RESULT_BYTES = 65_536  # a 25-point match's result is about 20 KB; the broker's limit in docs
 
 
 def club_topic(club: str) -> str:
@@ -33,7 +38,7 @@ def club_topic(club: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ClubResult:
-    """One finished match."""
+    """One finished match (``forfeit``: won by that player by forfeit, whatever the score)."""
 
     players: tuple[str, str]
     score: tuple[int, int]
@@ -41,20 +46,22 @@ class ClubResult:
     date: str  # ISO date, UTC
     mat: str
     board: str = ""
+    forfeit: Player | None = None
 
     @classmethod
     def of(cls, records: Sequence[Record], *, board: str = "", date: str = "") -> ClubResult:
         start = records[0]
         if not isinstance(start, MatchStarted):
             raise ValueError("a result needs the match's records from its start")
-        score = [0, 0]
+        score, forfeit = [0, 0], None
         for record in records:
             if isinstance(record, GameEnded):
                 score[record.winner] += record.points
+            elif isinstance(record, Forfeit):
+                forfeit = record.winner
         today = date or datetime.datetime.now(datetime.UTC).date().isoformat()
-        return cls(
-            start.names, (score[0], score[1]), start.length, today, export_mat(records), board
-        )
+        mat = export_mat(records)
+        return cls(start.names, (score[0], score[1]), start.length, today, mat, board, forfeit)
 
     @property
     def id(self) -> str:
@@ -68,6 +75,7 @@ class ClubResult:
             "date": self.date,
             "mat": self.mat,
             "board": self.board,
+            "forfeit": self.forfeit,
         }
         return json.dumps(data, separators=(",", ":")).encode()
 
@@ -75,7 +83,7 @@ class ClubResult:
     def from_json(cls, raw: bytes) -> ClubResult:
         """``ValueError`` naming what is wrong."""
         try:
-            data = json.loads(raw)
+            data = loads(raw)
             white, black = data["players"]
             won = data["score"]
             result = cls(
@@ -85,15 +93,21 @@ class ClubResult:
                 str(data["date"]),
                 str(data["mat"]),
                 str(data.get("board", "")),
+                None if data.get("forfeit") is None else check_colour(data["forfeit"]),
             )
-        except (ValueError, KeyError, TypeError, IndexError) as exc:
+        except UntrustedJsonError as exc:
             raise ValueError(f"not a match result: {exc}") from None
+        except (ValueError, KeyError, TypeError, IndexError, OverflowError) as exc:
+            raise ValueError(f"not a match result: {printable(str(exc))}") from None
         return result
 
     def line(self) -> str:
-        (white, black), (one, two) = self.players, self.score
+        """The result on one line, as plain text (anyone may have published it)."""
+        (white, black), (one, two) = (printable(name, 40) for name in self.players), self.score
         kind = f"{self.length}-point match" if self.length else "money"
-        return f"{self.date}  {white} {one} - {two} {black}  ({kind})"
+        if self.forfeit is not None:
+            kind += f", {(white, black)[self.forfeit]} by forfeit"
+        return f"{printable(self.date, 10)}  {white} {one} - {two} {black}  ({kind})"
 
 
 def publish_result(broker: Broker, club: str, records: Sequence[Record], *, board: str) -> None:
@@ -111,7 +125,8 @@ def fetch_results(
 ) -> list[ClubResult]:
     """The club's retained results, oldest first: read until the broker has said nothing
     for ``quiet`` seconds (it sends every retained message right after subscribing)."""
-    transport = Transport(broker, topics=(f"{club_topic(club)}/#",), persistent=False).open()
+    topics = (f"{club_topic(club)}/#",)
+    transport = Transport(broker, topics=topics, persistent=False, limit=RESULT_BYTES).open()
     results: dict[str, ClubResult] = {}
     try:
         end = time.monotonic() + timeout
@@ -131,6 +146,6 @@ def _add(results: dict[str, ClubResult], message: Message) -> None:
     try:
         result = ClubResult.from_json(message.payload)
     except ValueError as exc:
-        log.warning("%s: %s", message.topic, exc)
+        log.warning("%s: %s", printable(message.topic), exc)
         return
     results[result.id] = result

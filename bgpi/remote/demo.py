@@ -4,11 +4,15 @@ simulated hands here make them.
 
 Each board journals every record (the match's journal) and every message (its message log)
 before it shows or sends anything, so a board killed at any moment and started again with
-the same state directory goes on where it was, and so does the other.
+the same state directory goes on where it was, and so does the other. A board whose other
+board owes a message and says nothing past its patience claims the match by forfeit (the
+demo's hands take the offer at once), and a board that comes back to find the match claimed
+ends it the same way (:mod:`~bgpi.remote.forfeit`).
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -19,12 +23,13 @@ from bgpi.base.words import WHITE, Player
 from bgpi.journal.records import MatchStarted, OpeningDie, Record, Rolled, Seat
 from bgpi.present.printer import Printer
 from bgpi.remote.broker import Broker
+from bgpi.remote.forfeit import settle, told
 from bgpi.remote.hands import UnmadeIntentError, decide, make, make_theirs
-from bgpi.remote.link import Link
+from bgpi.remote.link import Link, MatchForfeitedError, SilenceError
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing, side_name
 from bgpi.remote.session import Session
-from bgpi.remote.transport import Transport
+from bgpi.remote.transport import match_transport
 from bgpi.remote.turns import OutOfStepError, Todo, check_made, next_step
 from bgpi.remote.wire import Action, Intent
 from bgpi.service.driver import Journal, MemoryJournal
@@ -32,6 +37,7 @@ from bgpi.sim.demo import PipPlayer
 from bgpi.sim.simtable import SimOptions, SimTable
 
 MAX_STEPS = 50_000  # a runaway guard: a 25-point match needs far fewer
+log = logging.getLogger("bgpi")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +94,7 @@ def remote_board(
             received=messages.messages("received"),
             secrets=messages.secrets(),
         )
-        pairing, side = game.pairing, game.side
-        transport = Transport(
-            game.broker,
-            client_id=pairing.client_id(side),
-            topics=(pairing.topic(side.other),),
-        )
+        transport = match_transport(game.broker, game.pairing, game.side)
         stack.callback(transport.close)
         transport.open()
         link = Link(session, transport, messages, patience=game.patience)
@@ -147,10 +148,43 @@ def play_remote(
         player = PipPlayer()
         for _turn in range(MAX_STEPS):
             printer.flush(sim.driver.log)
-            if not _step(sim, link, player, game):
+            if not _play_on(sim, link, player, game):
                 printer.flush(sim.driver.log)
                 return sim
     raise RuntimeError(f"the remote demo took {MAX_STEPS} steps without finishing the match")
+
+
+def _play_on(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> bool:
+    """One step; False once the match is over, by its score or by a forfeit."""
+    try:
+        return _step(sim, link, player, game)
+    except SilenceError:
+        if not _claim(link):
+            return True
+    except MatchForfeitedError:
+        pass
+    forfeit = link.session.forfeit
+    assert forfeit is not None
+    log.warning("%s", told(forfeit))
+    settle(sim.driver, forfeit, sim.clock())
+    return False
+
+
+def _claim(link: Link) -> bool:
+    """The other board owes a message and said nothing past its patience: the match is offered
+    as won by forfeit, and the demo's hands take the offer (a person would press), unless the
+    message came first: then the offer is gone and play goes on (False). True once the match
+    is settled by forfeit."""
+    have = len(link.session.received)
+    try:
+        link.pump(0)
+    except MatchForfeitedError:  # the other board's claim came first
+        return True
+    if len(link.session.received) > have:
+        link.heard()
+        return False
+    link.claim()
+    return True
 
 
 def _step(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> bool:

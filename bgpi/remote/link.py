@@ -2,7 +2,9 @@
 
 Every message goes to the log before it is published. Every connection (the first, and
 each reconnect) starts with a hello, which brings what either board missed; so does a
-silence of :data:`NUDGE` seconds while a board waits.
+silence of :data:`NUDGE` seconds while a board waits. What a hello makes a board send again
+is bounded (:mod:`~bgpi.remote.resend`), and a message that does not open is logged, a few
+lines a minute at most (:mod:`~bgpi.remote.quiet`).
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from bgpi.base.errors import BgpiError
 from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.log import MessageLog
 from bgpi.remote.pairing import Pairing, side_name
+from bgpi.remote.quiet import QuietLog
+from bgpi.remote.resend import ResendBudget
 from bgpi.remote.session import Inbound, Session
 from bgpi.remote.transport import Connected, Transport
-from bgpi.remote.wire import Body
+from bgpi.remote.wire import Body, Claim
 
 log = logging.getLogger("bgpi")
 NUDGE: Final = 3.0  # seconds of silence before a waiting board says hello again
@@ -31,6 +35,10 @@ class MatchPausedError(BgpiError, RuntimeError):
 
 class SilenceError(BgpiError, TimeoutError):
     """The other board has said nothing for too long."""
+
+
+class MatchForfeitedError(BgpiError, RuntimeError):
+    """The match is over by forfeit: a claim was sent or taken (:attr:`Session.forfeit`)."""
 
 
 class Link:
@@ -50,10 +58,13 @@ class Link:
         self._mine = self.pairing.topic(session.side)
         self._theirs = self.pairing.topic(session.peer)
         self._heard = self._nudged = time.monotonic()
+        self._budget = ResendBudget()
+        self._notes = QuietLog(log)
         self.on_accept: Callable[[Body], None] | None = None
 
     def hello(self, *, answer: bool = False) -> None:
-        self.transport.publish(self._mine, self.session.hello(answer=answer))
+        hello = self.session.hello(secrets.token_hex(8), answer=answer)
+        self.transport.publish(self._mine, hello)
 
     def send(self, body: Body) -> None:
         """Journal, then publish, my next message."""
@@ -75,14 +86,15 @@ class Link:
             if isinstance(arrival, Connected):
                 self.hello()
             elif arrival.topic == self._theirs:
-                self._heard = time.monotonic()
                 self._take(self.session.take(arrival.payload))
         self.flush()
         self.check()
 
     def wait(self, timeout: float) -> None:
         """Wait for the other board: a hello after :data:`NUDGE` seconds of silence (in
-        case a message was lost), ``SilenceError`` after ``patience``."""
+        case a message was lost), ``SilenceError`` after ``patience``. Silence is the lack of
+        a new message of the other board's: its hellos (which a board that stalls could go
+        on sending), a replay or a stranger's junk do not break it."""
         self.pump(timeout)
         now = time.monotonic()
         if now - self._heard > self.patience:
@@ -99,11 +111,14 @@ class Link:
 
     def _take(self, inbound: Inbound) -> None:
         if inbound.note is not None and not inbound.duplicate:
-            log.warning("%s", inbound.note)
+            self._notes.warning(inbound.note)
         self.messages.sync(self.session)
-        for raw in inbound.resend:
-            self.transport.publish(self._mine, raw)
-        if inbound.hello or inbound.ask:
+        now = time.monotonic()
+        if inbound.accepted:  # the match moved on: junk, a replay or a hello does not count
+            self._heard = now
+        for seq in self._budget.allow(inbound.resend, now):
+            self.transport.publish(self._mine, self.session.sent[seq - 1])
+        if (inbound.hello or inbound.ask) and self._budget.answer(now):
             self.hello(answer=inbound.hello)
         if self.on_accept is not None:
             for body in inbound.accepted:
@@ -112,8 +127,19 @@ class Link:
     def check(self) -> None:
         paused = self.session.paused
         if paused is not None:
-            self.flush()  # the halt that tells the other board why
+            self.flush()  # the halt that tells the other board why, out before a demo ends
+            self.transport.flush()
             raise MatchPausedError(paused.reason)
+        forfeit = self.session.forfeit
+        if forfeit is not None:
+            raise MatchForfeitedError(f"{side_name(forfeit.winner)} won the match by forfeit")
+
+    def claim(self) -> None:
+        """Claim the match by forfeit (the other board owes a message and said nothing past
+        :attr:`patience`): journaled, published, and the match is over here."""
+        silent = round(time.monotonic() - self._heard)
+        self.send(Claim(len(self.session.received), silent))
+        self.transport.flush()
 
     def pause(self, reason: str) -> None:
         self.session.pause(reason)

@@ -8,23 +8,35 @@ the session owes the other board a :class:`~bgpi.remote.wire.Halt` saying why. A
 that does not open (forged, another match's, garbled) is only ignored and counted: a stranger
 on the broker must not be able to stop a match.
 
+A board whose peer fell silent while it owed a message may claim the match by forfeit (a
+:class:`~bgpi.remote.wire.Claim`); either board's claim, sent or taken, settles the match
+(:attr:`Session.forfeit`). The rule is the claimant's order, as a flag's fall on a clock: a
+claim stands once sent, and a message of the other board that it had not taken by then came
+too late. Only crossed claims (each board thought the other silent: a broken link) are
+weighed: the claim of the board that had taken every message the other sent before its own
+claim stands (at most one had; if neither, White's).
+
 The shell journals every message the session sends or takes (:mod:`bgpi.remote.log`) and
 rebuilds the session from them after a restart (:meth:`Session.restore`).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Final
 
 from bgpi.base.words import WHITE, Player
 from bgpi.journal.records import MatchStarted
 from bgpi.remote.fairdice import SECRET_BYTES, commitment, dice_of
 from bgpi.remote.pairing import Pairing, side_name
+from bgpi.remote.untrusted import printable
 from bgpi.remote.wire import (
     Action,
     BadMessageError,
     Body,
+    Claim,
     Commit,
     Envelope,
     Halt,
@@ -37,6 +49,8 @@ from bgpi.remote.wire import (
 )
 
 _RESIGNING = frozenset({Action.RESIGN, Action.ACCEPT, Action.REJECT})  # add no record
+EARLY: Final = 256  # messages taken ahead of the one due; further ahead is not kept
+HELLOS: Final = 1024  # the other board's latest hellos remembered, to know a replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +62,21 @@ class Pause:
 
 
 @dataclass(frozen=True, slots=True)
+class Settled:
+    """The match is over by forfeit: ``winner`` won it by the claim ``claim``; ``late`` of
+    the loser's messages had been sent but were not taken before the claim."""
+
+    winner: Player
+    claim: Claim
+    late: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Inbound:
     """What one message from the broker led to."""
 
     accepted: tuple[Body, ...] = ()  # the other board's new numbered messages, in order
-    resend: tuple[bytes, ...] = ()  # my messages the other board lacks, as first sent
+    resend: tuple[int, ...] = ()  # the numbers of my messages the other board lacks
     hello: bool = False  # answer a hello with mine
     ask: bool = False  # a message came before the one due: ask for the gap with a hello
     note: str | None = None  # why the message was ignored, for the log
@@ -70,6 +94,7 @@ class Session:
         self.mine: list[Body] = []
         self.theirs: list[Body] = []
         self._early: dict[int, bytes] = {}
+        self._hellos: deque[str] = deque(maxlen=HELLOS)  # the nonces of the other's hellos
         self._secrets: dict[int, bytes] = {}  # my secret of each draw
         self._committed: set[int] = set()
         self._revealed: set[int] = set()
@@ -77,6 +102,8 @@ class Session:
         self._their_secrets: dict[int, bytes] = {}
         self._last_at = -1
         self.paused: Pause | None = None
+        self.forfeit: Settled | None = None
+        self._claims: dict[Player, tuple[int, Claim]] = {}  # each side's claim, and its number
         self._halt_sent = False
         self.ignored = 0  # messages that did not open
 
@@ -122,10 +149,13 @@ class Session:
             self._halt_sent = True
             if self.paused is None:
                 self.paused = Pause(body.reason, self.side)
+        elif isinstance(body, Claim):
+            self._claimed(self.side, len(self.sent), body)
 
-    def hello(self, *, answer: bool = False) -> bytes:
-        """A hello (not numbered): sent on every connection, and to ask for a gap."""
-        body = Hello(len(self.received), len(self.sent), match_json(self.match), answer)
+    def hello(self, nonce: str, *, answer: bool = False) -> bytes:
+        """A hello (not numbered): sent on every connection, and to ask for a gap. ``nonce``
+        is new each time (the shell draws it), so the other board knows a replay."""
+        body = Hello(len(self.received), len(self.sent), match_json(self.match), answer, nonce)
         return seal(self.pairing, self.side, 0, body)
 
     def remember(self, draw: int, secret: bytes) -> None:
@@ -142,6 +172,8 @@ class Session:
         """What I owe the other board now: my commitment for each draw I hold a secret of,
         my secret once I hold its commitment, a halt once I paused."""
         owed: list[Body] = []
+        if self.forfeit is not None:
+            return owed  # the match is over
         if self.paused is not None:
             if self.paused.by == self.side and not self._halt_sent:
                 owed.append(Halt(self.paused.reason))
@@ -181,7 +213,8 @@ class Session:
             envelope = open_envelope(self.pairing, self.peer, raw)
         except BadMessageError as exc:
             self.ignored += 1
-            return Inbound(note=f"ignored a message on {side_name(self.peer)}'s topic: {exc}")
+            why = printable(str(exc))  # it may quote the message: bounded, plain
+            return Inbound(note=f"ignored a message on {side_name(self.peer)}'s topic: {why}")
         if envelope.seq == 0:
             return self._hello(envelope)
         if isinstance(envelope.body, Hello):
@@ -197,8 +230,7 @@ class Session:
                 return Inbound(duplicate=True)
             return self._cheat(f"{self._them} sent two different messages numbered {envelope.seq}")
         if envelope.seq > count + 1:
-            self._early[envelope.seq] = raw
-            return Inbound(ask=True, note=f"message {envelope.seq} came before {count + 1}")
+            return self._ahead(raw, envelope, count)
         accepted = [envelope.body]
         inbound = self._accept(raw, envelope)
         while inbound is None and len(self.received) + 1 in self._early:
@@ -209,6 +241,19 @@ class Session:
         if inbound is not None:  # a cheat: what came before it stands
             return Inbound(tuple(accepted[:-1]), note=inbound.note)
         return Inbound(tuple(accepted))
+
+    def _ahead(self, raw: bytes, envelope: Envelope, count: int) -> Inbound:
+        """A message that came before the one due: kept for its turn (not too far ahead),
+        but for a halt, which stops the match in any order: what it follows may never come
+        (a board that paused at a hello resends nothing, and has stopped)."""
+        body = envelope.body
+        if isinstance(body, Halt):
+            self.paused = Pause(f"{self._them} paused the match: {body.reason}", self.peer)
+            return Inbound(note=f"paused: {self.paused.reason}")
+        if envelope.seq > count + EARLY:
+            return Inbound(note=f"message {envelope.seq} came far ahead of {count + 1}")
+        self._early[envelope.seq] = raw
+        return Inbound(ask=True, note=f"message {envelope.seq} came before {count + 1}")
 
     @property
     def _them(self) -> str:
@@ -222,6 +267,9 @@ class Session:
         body = envelope.body
         if not isinstance(body, Hello):
             return self._cheat(f"{self._them} sent an unnumbered {body.kind}")
+        if body.nonce in self._hellos:  # a replay, or QoS 1's second delivery: no answer
+            return Inbound(duplicate=True)
+        self._hellos.append(body.nonce)
         try:
             theirs = body.match_record()
         except (BadMessageError, ValueError) as exc:
@@ -231,7 +279,7 @@ class Session:
                 f"the boards disagree about the match: {self._them} means {_describe(theirs)}, "
                 f"{side_name(self.side)} {_describe(self.match)}"
             )
-        resend = tuple(self.sent[body.have :])
+        resend = tuple(range(body.have + 1, len(self.sent) + 1))
         return Inbound(resend=resend, hello=not body.answer)
 
     def _accept(self, raw: bytes, envelope: Envelope) -> Inbound | None:
@@ -250,7 +298,24 @@ class Session:
             self._last_at = body.at
         elif isinstance(body, Halt):
             self.paused = Pause(f"{self._them} paused the match: {body.reason}", self.peer)
+        elif isinstance(body, Claim):
+            self._claimed(self.peer, envelope.seq, body)
         return None
+
+    def _claimed(self, side: int, seq: int, claim: Claim) -> None:
+        """``side``'s claim, its message ``seq``: the match is settled (again, if crossed)."""
+        self._claims[Player(side)] = (seq, claim)
+        winner = Player(side)
+        if len(self._claims) == 2:  # crossed: the claimant who had all the other sent before
+            fair = [
+                player
+                for player, (_, made) in self._claims.items()
+                if made.have >= self._claims[player.other][0] - 1
+            ]
+            winner = fair[0] if len(fair) == 1 else WHITE
+        claim = self._claims[winner][1]
+        late = len(self.sent) - claim.have if winner == self.peer else 0
+        self.forfeit = Settled(winner, claim, late)
 
     def _check(self, body: Body) -> str | None:
         them = self._them
@@ -260,6 +325,8 @@ class Session:
             return None
         if isinstance(body, Reveal):
             return self._check_reveal(body)
+        if isinstance(body, Claim) and body.have > len(self.sent):
+            return f"{them} claimed a forfeit having {body.have} messages of {len(self.sent)}"
         if isinstance(body, Intent):
             stale = body.at < self._last_at or (
                 body.at == self._last_at and body.action not in _RESIGNING
@@ -285,4 +352,5 @@ class Session:
 
 def _describe(match: MatchStarted) -> str:
     kind = f"a {match.length}-point match" if match.length else "money"
-    return f"{kind} of {match.names[0]} and {match.names[1]}"
+    white, black = (printable(name, 40) for name in match.names)  # the other's may be anything
+    return f"{kind} of {white} and {black}"

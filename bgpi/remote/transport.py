@@ -3,6 +3,13 @@
 Threads: paho's network thread only puts what arrives on a queue; everything else (the
 session, the journal, the table) belongs to the thread that calls :meth:`Transport.poll`.
 paho is imported here only, when a remote match or the club's results are asked for.
+
+Anyone on the broker may publish on the topics a board reads, so what arrives is bounded
+before it is kept: a message longer than the transport's ``limit`` is dropped unread (paho
+has read it, but it is neither copied nor queued: the broker's own limit, in
+``docs/remote.md``, keeps a huge one off the board), and the queue holds at most
+:data:`QUEUED` messages (the rest are dropped: a board that waits says hello again, which
+brings what it lacks). Each drop is a warning, a few a minute at most.
 """
 
 from __future__ import annotations
@@ -12,17 +19,22 @@ import queue
 import socket
 import ssl
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bgpi.base.errors import BgpiError
+from bgpi.base.words import Player
 from bgpi.remote.broker import Broker
+from bgpi.remote.pairing import Pairing
+from bgpi.remote.quiet import QuietLog
+from bgpi.remote.wire import MAX_BYTES
 
 log = logging.getLogger("bgpi")
 QOS = 1
+QUEUED = 1024  # messages waiting for the board's thread; more are dropped
 
 
 class TransportError(BgpiError, OSError):
@@ -54,9 +66,12 @@ class Transport:
         client_id: str = "",
         topics: tuple[str, ...] = (),
         persistent: bool = True,
+        limit: int | None = MAX_BYTES,
     ) -> None:
-        self.broker, self.topics = broker, topics
-        self._arrivals: queue.Queue[Arrival] = queue.Queue()
+        self.broker, self.topics, self.limit = broker, topics, limit
+        self._arrivals: queue.Queue[Arrival] = queue.Queue(QUEUED)
+        self._reconnected = False  # a Connected the full queue could not take
+        self._drops = QuietLog(log)
         self._refused: str | None = None
         self._acks = 0  # subscriptions the broker confirmed since the last connection
         self._closing = False
@@ -105,10 +120,14 @@ class Transport:
 
     def poll(self, timeout: float) -> list[Arrival]:
         """What arrived, waiting up to ``timeout`` seconds for the first."""
+        arrivals: list[Arrival] = []
+        if self._reconnected:
+            self._reconnected = False
+            arrivals.append(Connected())
         try:
-            arrivals = [self._arrivals.get(timeout=timeout)]
+            arrivals.append(self._arrivals.get(timeout=0 if arrivals else timeout))
         except queue.Empty:
-            return []
+            return arrivals
         while not self._arrivals.empty():
             arrivals.append(self._arrivals.get_nowait())
         return arrivals
@@ -142,7 +161,10 @@ class Transport:
         self._acks = 0
         for topic in self.topics:
             client.subscribe(topic, qos=QOS)
-        self._arrivals.put(Connected())
+        try:
+            self._arrivals.put_nowait(Connected())
+        except queue.Full:
+            self._reconnected = True
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         if not self._opened:  # at the start, say so; later, paho tries again by itself
@@ -163,4 +185,26 @@ class Transport:
             log.warning("broker %s: disconnected (%s); reconnecting", self.broker, reason)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        self._arrivals.put(Message(message.topic, bytes(message.payload), bool(message.retain)))
+        # Never raises: an exception here would end paho's thread, and the board's link.
+        size = len(message.payload)
+        try:
+            topic = message.topic
+        except UnicodeDecodeError:  # a broker lets none through; paho would raise here
+            self._drops.warning("dropped a message whose topic is not UTF-8")
+            return
+        if self.limit is not None and size > self.limit:
+            self._drops.warning(f"dropped a message of {size} bytes: more than {self.limit}")
+            return
+        try:
+            self._arrivals.put_nowait(Message(topic, bytes(message.payload), bool(message.retain)))
+        except queue.Full:
+            self._drops.warning(f"dropped a message: {QUEUED} are waiting already")
+
+
+def match_transport(broker: Broker, pairing: Pairing, side: Player) -> Transport:
+    """The connection of ``side``'s board in a match: its own persistent session, reading the
+    other side's topic. A board given no account logs in as its match's room, so the
+    broker's ACL can keep each match's topics to its two boards (``docs/remote.md``)."""
+    login = broker if broker.username else replace(broker, username=pairing.room)
+    theirs = pairing.topic(side.other)
+    return Transport(login, client_id=pairing.client_id(side), topics=(theirs,))

@@ -1,10 +1,14 @@
 """The messages two boards exchange, and their envelope: numbered, signed, checked.
 
-A message is a JSON object ``{"v": 1, "side": ..., "seq": ..., "body": {...}, "mac": ...}``.
-``seq`` numbers each side's messages from 1 (0: a hello, which is not numbered, since it may
-be sent any number of times). ``mac`` is HMAC-SHA256 with the sender's key from the pairing
-over the room, the side, the number and the body, so a message from another pairing, one
-whose sender is forged or one changed on the way does not open.
+A message is ``MAC.JSON``: 64 hex digits, a dot, and the JSON object ``{"v": 2, "side": ...,
+"seq": ..., "body": {...}}``. ``seq`` numbers each side's messages from 1 (0: a hello, which
+is not numbered, since it may be sent any number of times). ``MAC`` is HMAC-SHA256 with the
+sender's key from the pairing over the room, the side and the JSON's bytes as sent, so a
+message from another pairing, one whose sender is forged or one changed on the way does not
+open. Anyone on the broker can publish on a match's topics, so a message is read in the
+order that costs a stranger's bytes least: its size, then its signature over the raw bytes
+(nothing a stranger wrote is parsed), then its JSON, nested at most
+:data:`~bgpi.remote.untrusted.MAX_DEPTH` deep, then its shape.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from bgpi.base.errors import BgpiError
 from bgpi.base.words import Player
 from bgpi.journal.records import MatchStarted, from_json, to_json
 from bgpi.remote.pairing import SIDE_NAMES, Pairing
+from bgpi.remote.untrusted import MAX_DEPTH, UntrustedJsonError, depth, loads, printable
 
-VERSION: Final = 1
+VERSION: Final = 2  # 1: the signature inside the JSON, checked only once it was parsed
 MAX_BYTES: Final = 16_384  # no message of a match is near this; a bigger one is not read
+_MAC_HEX: Final = 64
+_DOT: Final = ord(".")
 
 
 class BadMessageError(BgpiError, ValueError):
@@ -48,18 +55,30 @@ class Action(Enum):
 @dataclass(frozen=True, slots=True)
 class Hello:
     """Sent on every connection: what I have of yours (``have``), how many I sent
-    (``sent``), and the match I mean. ``answer`` marks the reply to a hello."""
+    (``sent``), and the match I mean. ``answer`` marks the reply to a hello. ``nonce`` is new
+    in each hello, so a hello seen before is a replay (or a second delivery): not answered."""
 
     kind: ClassVar[str] = "hello"
     have: int
     sent: int
     match: str  # the MatchStarted record's JSON: both boards must mean the same match
     answer: bool = False
+    nonce: str = ""
 
     def match_record(self) -> MatchStarted:
-        record = from_json(self.match)
+        """The match the other board means; ``BadMessageError`` if it is none."""
+        nested = depth(self.match.encode())
+        if nested > MAX_DEPTH:
+            raise BadMessageError(f"a hello's match nested {nested} deep")
+        try:
+            record = from_json(self.match)
+        except (TypeError, ValueError) as exc:  # a field of a wrong type: TypeError, too
+            raise BadMessageError(f"a hello's match: {printable(str(exc))}") from None
         if not isinstance(record, MatchStarted):
             raise BadMessageError(f"a hello's match is a {record.kind} record")
+        names = record.names
+        if not isinstance(names, tuple) or [type(name) for name in names] != [str, str]:
+            raise BadMessageError("a hello's match names no two players")
         return record
 
 
@@ -101,7 +120,18 @@ class Halt:
     reason: str
 
 
-Body = Hello | Intent | Commit | Reveal | Halt
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The sender claims the match by forfeit: the other board said nothing for ``silent``
+    seconds while it owed a message; the sender had ``have`` of its messages (any later one
+    came too late)."""
+
+    kind: ClassVar[str] = "forfeit"
+    have: int
+    silent: int
+
+
+Body = Hello | Intent | Commit | Reveal | Halt | Claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,43 +145,50 @@ class Envelope:
 
 def seal(pairing: Pairing, side: Player, seq: int, body: Body) -> bytes:
     """The message, signed with ``side``'s key."""
-    data = _body_json(body)
-    mac = _mac(pairing, side, seq, data)
     text = json.dumps(
-        {"v": VERSION, "side": SIDE_NAMES[side], "seq": seq, "body": data, "mac": mac},
+        {"v": VERSION, "side": SIDE_NAMES[side], "seq": seq, "body": _body_json(body)},
         separators=(",", ":"),
         sort_keys=True,
-    )
-    return text.encode()
+    ).encode()
+    return _mac(pairing, side, text).encode() + b"." + text
 
 
 def open_envelope(pairing: Pairing, expected_side: Player, raw: bytes) -> Envelope:
     """Open a message that must come from ``expected_side``; ``BadMessageError`` saying why not."""
     if len(raw) > MAX_BYTES:
         raise BadMessageError(f"a message of {len(raw)} bytes, more than {MAX_BYTES}")
+    mac, text = raw[:_MAC_HEX], raw[_MAC_HEX + 1 :]
+    if len(raw) <= _MAC_HEX or raw[_MAC_HEX] != _DOT:
+        old = raw.startswith(b'{"body":')  # protocol 1's JSON, its keys sorted
+        raise BadMessageError(
+            f"a message of protocol 1: the other board needs bgpi's protocol {VERSION}"
+            if old
+            else "not a bgpi message"
+        )
+    if not hmac.compare_digest(mac, _mac(pairing, expected_side, text).encode()):
+        other = Player(expected_side).other
+        if hmac.compare_digest(mac, _mac(pairing, other, text).encode()):
+            raise BadMessageError(
+                f"signed as {SIDE_NAMES[other]!r} on {SIDE_NAMES[expected_side]}'s topic"
+            )
+        raise BadMessageError("a bad signature: forged, changed, or another match")
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BadMessageError("not JSON") from None
-    if not isinstance(data, dict) or set(data) != {"v", "side", "seq", "body", "mac"}:
+        data = loads(text)
+    except UntrustedJsonError as exc:
+        raise BadMessageError(str(exc)) from None
+    if not isinstance(data, dict) or set(data) != {"v", "side", "seq", "body"}:
         raise BadMessageError("not a bgpi message")
-    if data["v"] != VERSION:
-        raise BadMessageError(f"protocol version {data['v']!r}, this board speaks {VERSION}")
-    if data["side"] != SIDE_NAMES[expected_side]:
-        raise BadMessageError(f"signed as {data['side']!r} on {SIDE_NAMES[expected_side]}'s topic")
-    seq, body, mac = data["seq"], data["body"], data["mac"]
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0 or not isinstance(mac, str):
-        raise BadMessageError("a malformed number or signature")
-    if not hmac.compare_digest(mac, _mac(pairing, expected_side, seq, body)):
-        raise BadMessageError(f"a bad signature (message {seq}): forged, changed, or another match")
-    return Envelope(expected_side, seq, _body(body))
+    if data["v"] != VERSION or data["side"] != SIDE_NAMES[expected_side]:
+        raise BadMessageError(f"a signed message not of protocol {VERSION} from {data['side']}")
+    seq = data["seq"]
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        raise BadMessageError("a malformed number")
+    return Envelope(expected_side, seq, _body(data["body"]))
 
 
-def _mac(pairing: Pairing, side: Player, seq: int, body: Any) -> str:
-    signed = json.dumps(
-        [pairing.room, SIDE_NAMES[side], seq, body], separators=(",", ":"), sort_keys=True
-    )
-    return hmac.new(pairing.key(side), signed.encode(), hashlib.sha256).hexdigest()
+def _mac(pairing: Pairing, side: Player, text: bytes) -> str:
+    signed = f"bgpi {VERSION}\0{pairing.room}\0{SIDE_NAMES[side]}\0".encode() + text
+    return hmac.new(pairing.key(side), signed, hashlib.sha256).hexdigest()
 
 
 def _body_json(body: Body) -> dict[str, Any]:
@@ -165,11 +202,13 @@ def _body_json(body: Body) -> dict[str, Any]:
         }
     if isinstance(body, Hello):
         fields = {"have": body.have, "sent": body.sent, "match": body.match, "answer": body.answer}
-        return {"kind": body.kind, **fields}
+        return {"kind": body.kind, **fields, "nonce": body.nonce}
     if isinstance(body, Commit):
         return {"kind": body.kind, "draw": body.draw, "digest": body.digest}
     if isinstance(body, Reveal):
         return {"kind": body.kind, "draw": body.draw, "secret": body.secret}
+    if isinstance(body, Claim):
+        return {"kind": body.kind, "have": body.have, "silent": body.silent}
     return {"kind": body.kind, "reason": body.reason}
 
 
@@ -210,14 +249,15 @@ def _moves(data: Any) -> tuple[tuple[int, int, int, bool], ...]:
 
 _BUILDERS: Final[dict[str, Callable[[dict[str, Any]], Body]]] = {
     "hello": lambda d: Hello(
-        _int(d, "have"), _int(d, "sent"), _str(d, "match"), d["answer"] is True
+        _int(d, "have"), _int(d, "sent"), _str(d, "match"), d["answer"] is True, _str(d, "nonce")
     ),
     "intent": lambda d: Intent(
         _int(d, "at"), Action(d["action"]), _moves(d["moves"]), _int(d, "result")
     ),
     "commit": lambda d: Commit(_int(d, "draw"), _str(d, "digest")),
     "reveal": lambda d: Reveal(_int(d, "draw"), _str(d, "secret")),
-    "halt": lambda d: Halt(_str(d, "reason")),
+    "halt": lambda d: Halt(printable(_str(d, "reason"))),  # shown on the other board
+    "forfeit": lambda d: Claim(_int(d, "have"), _int(d, "silent")),
 }
 
 

@@ -128,6 +128,14 @@ class Driver:
         self._tell(before, step, event)
         self._show(step.dice, event.t, changed=self.table is not before)
 
+    def settle(self, record: Record, now: float) -> None:
+        """A record decided outside the table's steps (a forfeit both boards agreed on),
+        applied, journaled and shown as a step's are; the table's refusal is raised."""
+        table = self.table.apply(record)
+        self._journal((record,))
+        self.table = table
+        self._render(now, changed=True)
+
     def _journal(self, records: Sequence[Record]) -> None:
         """The step's records to the journal in one transaction, and to the match's log."""
         self.journal.append_all(records)

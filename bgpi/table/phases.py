@@ -227,6 +227,14 @@ class MatchOver:
     kind: ClassVar[Phase] = Phase.MATCH_OVER
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeited(MatchOver):
+    """The match is over by forfeit (a remote board fell silent): ``winner`` won it, whatever
+    the score. Otherwise a match over like any: a press chooses the next one."""
+
+    winner: Player
+
+
 PhaseState = (
     Setup
     | Opening

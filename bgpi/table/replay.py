@@ -18,6 +18,7 @@ from bgpi.journal.records import (
     Cube,
     CubeAction,
     FlagFell,
+    Forfeit,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -39,9 +40,11 @@ from bgpi.table.errors import RecordMismatchError, TableError
 from bgpi.table.illegal import only_hits
 from bgpi.table.phases import (
     BeforeRoll,
+    Choosing,
     Confirm,
     Doubled,
     Ending,
+    Forfeited,
     GameOver,
     Guided,
     Illegal,
@@ -255,6 +258,15 @@ def _game_ended(table: Table, record: GameEnded) -> Table:
     return replace(table, match=match, at=over)
 
 
+def _forfeit(table: Table, record: Forfeit) -> Table:
+    # Whenever the other board fell silent: mid-game, between games, while the dice are
+    # drawn; and after a forfeit, when crossed claims were settled the other way.
+    at = table.at
+    if isinstance(at, Choosing) or (isinstance(at, MatchOver) and not isinstance(at, Forfeited)):
+        raise TableError(f"{record} came in phase {table.phase.value}: the match was decided")
+    return replace(table, at=Forfeited(record.winner))
+
+
 _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
     by.kind: by
     for by in (
@@ -271,5 +283,6 @@ _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
         _By(GameEnded, _game_ended),
         _By(Clocked, clocked),
         _By(FlagFell, flag_fell),
+        _By(Forfeit, _forfeit),
     )
 }

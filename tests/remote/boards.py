@@ -18,7 +18,7 @@ from bgpi.journal.store import Journal
 from bgpi.remote.broker import Broker
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
-from bgpi.remote.transport import Message, Transport
+from bgpi.remote.transport import Message, match_transport
 from bgpi.remote.wire import Body
 
 CODE = "K7QDM-2PXWA"
@@ -83,11 +83,7 @@ class Peer:
     def __init__(self, url: str, side: Player, match: MatchStarted, code: str = CODE) -> None:
         self.pairing = Pairing(code)
         self.session = Session(self.pairing, side, match)
-        self.transport = Transport(
-            Broker.parse(url),
-            client_id=self.pairing.client_id(side),
-            topics=(self.pairing.topic(side.other),),
-        ).open()
+        self.transport = match_transport(Broker.parse(url), self.pairing, side).open()
 
     def send(self, body: Body) -> None:
         self.publish(self.session.send(body))
@@ -99,16 +95,16 @@ class Peer:
     def until(self, done: Callable[[], bool], timeout: float = 30) -> None:
         """Take the other board's messages (answering hellos) until ``done()``."""
         end = time.monotonic() + timeout
-        self.publish(self.session.hello())
+        self.publish(self.session.hello(os.urandom(8).hex()))
         while not done():
             assert time.monotonic() < end, "the other board did not get there"
             for arrival in self.transport.poll(0.1):
                 if isinstance(arrival, Message):
                     inbound = self.session.take(arrival.payload)
-                    for raw in inbound.resend:
-                        self.publish(raw)
+                    for seq in inbound.resend:
+                        self.publish(self.session.sent[seq - 1])
                     if inbound.hello:
-                        self.publish(self.session.hello(answer=True))
+                        self.publish(self.session.hello(os.urandom(8).hex(), answer=True))
 
     def close(self) -> None:
         self.transport.close()

@@ -1,0 +1,269 @@
+"""A remote match won by forfeit, in the pure parts: the claim settled by both sessions (and
+crossed claims settled the same way on both), the Forfeit record through the table, the
+``.mat`` export, the journal (a real SQLite file), the club's result and the LEDs' scene."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from bgpi.base.geometry import Geometry
+from bgpi.base.words import BLACK, WHITE
+from bgpi.journal.export import export_mat
+from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record, Rolled, from_json
+from bgpi.journal.store import Journal
+from bgpi.present.gamelog import GameLog
+from bgpi.present.leds import scene_of
+from bgpi.remote.board import LinkState
+from bgpi.remote.broker import Broker
+from bgpi.remote.club import ClubResult
+from bgpi.remote.log import MessageLog, log_path
+from bgpi.remote.pairing import Pairing
+from bgpi.remote.session import Session
+from bgpi.remote.transport import Message, Transport
+from bgpi.remote.wire import Action, Claim, Commit, Intent
+from bgpi.sensing.board import capacities
+from bgpi.sim.demo import play_match
+from bgpi.table import Phase, Table, TableConfig
+from bgpi.table.errors import TableError
+from bgpi.table.phases import Choosing, Forfeited, MatchOver
+from tests.remote.boards import CODE, Board, Peer
+from tests.remote.conftest import Mosquitto
+from tests.remote.test_run import RunBoard, remote_config, where
+
+MATCH = MatchStarted(3)
+CONFIG = TableConfig(capacities(Geometry.default()))
+
+
+@cache
+def pairing() -> Pairing:
+    return Pairing(CODE)
+
+
+PAIRING = pairing()
+
+
+@cache
+def played() -> tuple[Record, ...]:
+    return tuple(play_match(MATCH, seed=2, say=lambda _: None).driver.log)  # three games
+
+
+def cut_in_game_two() -> list[Record]:
+    """The match's records up to Black's first roll in its second game."""
+    records = list(played())
+    second = next(i for i, r in enumerate(records) if isinstance(r, GameEnded))
+    roll = next(
+        i for i, r in enumerate(records) if i > second and isinstance(r, Rolled) and r.player
+    )
+    return records[:roll]
+
+
+def test_a_claim_settles_the_match_for_the_claimant_and_for_the_board_it_reaches() -> None:
+    white, black = Session(pairing(), WHITE, MATCH), Session(pairing(), BLACK, MATCH)
+    for at in (1, 2):
+        white.take(black.send(Intent(at, Action.ROLL)))
+    black.send(Intent(3, Action.ROLL))  # sent, but lost: White waits, then claims
+    claim = white.send(Claim(len(white.received), 120))
+    assert white.forfeit is not None and white.forfeit.winner == WHITE
+    assert white.due() == []
+    black.take(claim)
+    assert black.forfeit is not None and black.forfeit.winner == WHITE
+    assert black.forfeit.late == 1  # its third message came too late
+    assert black.due() == []
+
+
+def test_a_claim_to_hold_messages_never_sent_is_a_cheat() -> None:
+    white, black = Session(pairing(), WHITE, MATCH), Session(pairing(), BLACK, MATCH)
+    black.take(white.send(Claim(5, 120)))
+    assert black.forfeit is None and black.paused is not None
+    assert black.paused.reason == "white claimed a forfeit having 5 messages of 0"
+
+
+def test_crossed_claims_settle_the_same_way_on_both_boards() -> None:
+    # The link broke both ways: White lacks Black's reveal and claims; Black, which sent it
+    # and then waited for White, claims too. Black's claim stands: it had every message
+    # White sent before White's claim, and White did not have Black's.
+    white, black = Session(pairing(), WHITE, MATCH), Session(pairing(), BLACK, MATCH)
+    black.take(white.send(Intent(1, Action.ROLL)))
+    lost = black.send(Intent(2, Action.ROLL))
+    white_claim = white.send(Claim(len(white.received), 120))
+    black_claim = black.send(Claim(len(black.received), 120))
+    assert white.forfeit is not None and white.forfeit.winner == WHITE  # until it hears
+    white.take(lost)
+    white.take(black_claim)
+    black.take(white_claim)
+    assert white.forfeit is not None and black.forfeit is not None
+    assert white.forfeit.winner == black.forfeit.winner == BLACK
+    assert white.forfeit.claim == black.forfeit.claim == Claim(1, 120)
+
+
+def test_the_table_ends_the_match_by_forfeit_whatever_the_score() -> None:
+    records = [*cut_in_game_two(), Forfeit(BLACK)]
+    table = Table.replay(CONFIG, records)
+    assert table.phase is Phase.MATCH_OVER and isinstance(table.at, MatchOver)
+    assert table.at == Forfeited(BLACK)
+    assert not table.match.match_over  # the score is as played
+    assert scene_of(table).winner == BLACK
+    again = table.apply(Forfeit(WHITE))  # crossed claims settled the other way
+    assert again.at == Forfeited(WHITE)
+    with pytest.raises(TableError, match="the match was decided"):
+        Table.replay(CONFIG, [*played(), Forfeit(BLACK)])
+    choosing = Table.replay(CONFIG, list(played()))
+    with pytest.raises(TableError, match="the match was decided"):
+        replace(choosing, at=Choosing(MATCH.rules())).apply(Forfeit(BLACK))
+
+
+def test_a_forfeit_is_one_record_read_back_from_its_json() -> None:
+    assert from_json('{"kind":"forfeit","winner":1}') == Forfeit(BLACK)
+    with pytest.raises(ValueError, match="winner 2 is not 0"):
+        from_json('{"kind":"forfeit","winner":2}')
+
+
+def test_the_mat_holds_the_games_played_and_says_who_won_by_forfeit() -> None:
+    records = [*cut_in_game_two(), Forfeit(BLACK)]
+    mat = export_mat(records)
+    assert mat.startswith(
+        "; Black wins the match by forfeit in game 2: White's board fell silent; "
+        "the games are as played\n"
+    )
+    assert mat.count(" Game ") == 2 and "Wins" in mat  # the first game, and the second begun
+    assert mat.endswith(export_mat(records[:-1]))  # the rest as the games were played
+
+
+def test_the_journal_counts_a_forfeited_match_finished(tmp_path: Path) -> None:
+    records = [*cut_in_game_two(), Forfeit(WHITE)]
+    with Journal.open(tmp_path / "journal.sqlite") as journal:
+        journal.new_match(MATCH)
+        journal.append_all(records[1:])
+        info = journal.matches()[-1]
+        assert info.finished and info.forfeit == WHITE
+        assert max(info.score) < MATCH.length  # as played
+        assert journal.records() == records
+
+
+def test_the_game_log_and_the_clubs_result_say_it() -> None:
+    records = [*cut_in_game_two(), Forfeit(WHITE)]
+    log = GameLog()
+    for record in records:
+        log.add(record)
+    assert log.lines[-1].text == "White wins the match by forfeit"
+    result = ClubResult.of(records, date="2026-11-23")
+    assert ClubResult.from_json(result.to_json()) == result
+    assert result.line().endswith("(3-point match, White by forfeit)")
+
+
+def test_a_board_stopped_while_it_owes_its_reveal_loses_by_forfeit_and_both_agree(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    white = Board(mosquitto.url, "white", tmp_path / "white", length=3).start("--patience", "4")
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=3).start()
+    spy = Transport(
+        Broker.parse(mosquitto.url), topics=(f"bgpi/v1/{PAIRING.room}/#",), persistent=False
+    ).open()
+    try:
+        white.wait_for_records(20)
+        spy.poll(0)  # what was said so far
+        stop_black_owing_its_reveal(spy, white, black)
+        white_code, white_out, white_err = white.finish(60)
+    finally:
+        spy.close()
+        for board in (white, black):  # whatever happened, nobody stays stopped
+            assert board.process is not None
+            board.process.send_signal(signal.SIGCONT)
+    black_code, black_out, black_err = black.finish(60)
+    assert (white_code, black_code) == (0, 0), (white_err, black_err)
+    for out, err in ((white_out, white_err), (black_out, black_err)):
+        assert "White wins the match by forfeit" in out
+        assert "white won the match by forfeit: black said nothing for 4 s" in err
+    white_records, black_records = white.records(), black.records()
+    assert white_records[-1] == black_records[-1] == Forfeit(WHITE)
+    shorter = min(len(white_records), len(black_records)) - 1
+    # One match, as far as each board got (each seats itself: its first records differ).
+    assert white_records[1:shorter] == black_records[1:shorter]
+    assert white.mat().splitlines()[0].startswith("; White wins the match by forfeit in game")
+    for board in (white, black):
+        with Journal.open(board.state / "journal.sqlite", read_only=True) as journal:
+            assert journal.matches()[-1].forfeit == WHITE
+    (draw,) = [b["draw"] for b in bodies(white, "sent") if b["kind"] == "commit"][-1:]
+    assert {"kind": "reveal", "draw": draw} not in [
+        {"kind": b["kind"], "draw": b.get("draw")} for b in bodies(black, "sent")
+    ]  # Black owed its reveal of White's last draw, and never sent it
+    restarted = Board(mosquitto.url, "white", tmp_path / "white", length=3).start()
+    code, _, err = restarted.finish(60)
+    assert code == 1 and "was used for a match that is over" in err, err  # it stays over
+
+
+def bodies(board: Board, direction: str) -> list[dict[str, object]]:
+    """The bodies of the messages in ``board``'s message log."""
+    side = WHITE if board.side == "white" else BLACK
+    with MessageLog(log_path(board.state, PAIRING, side)) as messages:
+        return [json.loads(raw[65:])["body"] for raw in messages.messages(direction)]
+
+
+def stop_black_owing_its_reveal(spy: Transport, white: Board, black: Board) -> None:
+    """White's board is stopped (SIGSTOP) as its play goes out; when Black's next decision
+    is a roll (not a double), Black's board is stopped as it announces it, and White's goes
+    on: Black committed to its secret but cannot have revealed it, for White committed to
+    its own only now. Black owes its reveal."""
+    assert white.process is not None and black.process is not None
+    white_stopped = False
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        for arrival in spy.poll(0.05):
+            if not isinstance(arrival, Message):
+                continue
+            side = arrival.topic.rsplit("/", 1)[1]
+            action = json.loads(arrival.payload[65:])["body"].get("action")
+            if side == "white" and action == "play" and not white_stopped:
+                white.process.send_signal(signal.SIGSTOP)
+                white_stopped = True
+            elif side == "black" and white_stopped and action is not None:
+                if action == "roll":
+                    black.process.send_signal(signal.SIGSTOP)
+                white.process.send_signal(signal.SIGCONT)
+                white_stopped = False
+                if action == "roll":
+                    return
+    raise AssertionError("Black did not roll after a play of White's")
+
+
+def test_bgpi_run_ends_the_match_the_same_way_when_it_takes_a_claim(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 3), tmp_path / "white")
+    with run.running() as app:
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            # White's hands set up and roll the opening die: White's board owes nothing now;
+            # Black's, out of patience (so it says), claims the match.
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            peer.send(Claim(len(peer.session.received), 120))
+            peer.transport.flush()
+        finally:
+            peer.close()
+        driver, remote = app.driver, app.remote
+        assert driver is not None and remote is not None
+        end = time.monotonic() + 10
+        while remote.status().state is not LinkState.OVER:
+            assert time.monotonic() < end, where(app)
+            time.sleep(0.05)
+        assert driver.table.at == Forfeited(BLACK)
+        assert scene_of(driver.table).winner == BLACK
+    assert run.records()[-1] == Forfeit(BLACK)
+    assert run.mat().startswith("; Black wins the match by forfeit in game 1")
+
+
+def test_a_roll_left_unplayed_by_the_forfeit_is_a_line_of_the_log_like_any() -> None:
+    records = [*cut_in_game_two()]
+    roll = next(r for r in played()[len(records) :] if isinstance(r, Rolled))
+    log = GameLog()
+    for record in [*records, roll, Forfeit(WHITE)]:
+        log.add(record)
+    assert log.complete == len(log.lines)  # nothing waits for a play: all of it is printed
+    assert [line.text for line in log.lines[-2:]][1] == "White wins the match by forfeit"
