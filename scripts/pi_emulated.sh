@@ -165,7 +165,7 @@ step() {
     took=$({ time "$@" >"$log" 2>&1; } 2>&1) || status=$?
     if ((status)); then
         tail -n 40 "$log" >&2
-        echo "pi_emulated.sh: $ARCH: $name failed (exit $status); its output: $log" >&2
+        echo "pi_emulated.sh: $ARCH: $name failed (exit $status)" >&2
         exit 1
     fi
     echo "== $name: ok, $took"
@@ -206,6 +206,9 @@ inside() {
 
 main() {
     local started=$SECONDS
+    mkdir -p "$CACHE/$ARCH"
+    exec 9>"$CACHE/$ARCH/lock"
+    flock -n 9 || fail "another run for $ARCH holds $CACHE/$ARCH/lock"
     host_tools
     binfmt
     base
@@ -214,7 +217,7 @@ main() {
     local machine
     machine=$(chroot "$RUN" /usr/bin/uname -m) || fail "cannot run $ARCH programs through $QEMU"
     say "$ARCH userland running as $machine; the checkout in /src"
-    inside || exit 1
+    inside || fail "$ARCH: the userland stays in $RUN for a look (logs: $RUN/var/log/pi_emulated)"
     say "bgpi installs and runs on $ARCH ($machine): $((SECONDS - started)) s"
     # Not back to the script: bash reads it as it runs, and it may have changed meanwhile.
     exit 0
