@@ -270,9 +270,9 @@ install_packages() {
         run apt-get install -y --no-install-recommends "${available[@]}" ||
             die "apt-get install ${available[*]} failed (above)"
     fi
-    if [[ " ${available[*]} " == *" gnubg "* ]]; then
+    if ((!DRY_RUN)) && [[ " ${available[*]} " == *" gnubg "* ]]; then
         say "GNU Backgammon is installed: a seat plays it with white = \"gnubg:expert\" (or" \
-            "black) under [seats] in $CONFIG (README.md, GNU Backgammon)"
+            "black) under [seats] in $CONFIG (README.md, \"Playing against the computer\")"
     fi
 }
 
