@@ -10,6 +10,9 @@ with nothing installable there. CI runs it (``.ci/run``); it takes well under a 
   package of the same resolution must have a wheel pip takes on armv7l (pure Python ones do)
   or be in :data:`BUILT_ON_THE_PI` or :data:`COMPILED`, whose source distribution must exist.
 
+- **armv6l** (Pi Zero W, Pi 1) is not supported (``bgpi/hal/machines.py`` says why): every
+  requirement whose marker names machines must hold on each supported one and on no other.
+
 Usage: ``python scripts/check_pi_extra.py`` (needs ``uv`` and pip, both in the dev extra's
 environment, and PyPI).
 """
@@ -20,7 +23,12 @@ import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
+
+from packaging.requirements import Requirement
+
+from bgpi.hal.machines import SUPPORTED, UNSUPPORTED
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = "3.11"
@@ -79,10 +87,31 @@ def armv7l_wheels(pins: list[str], dest: str) -> str:
     return "; ".join(lines) if done.returncode else ""
 
 
+def marker_problems() -> list[str]:
+    """Where the pi extra's markers disagree with :mod:`bgpi.hal.machines`: a requirement
+    for some machines that leaves out a supported one, or takes in an unsupported one."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    problems = []
+    for line in project["optional-dependencies"]["pi"]:
+        marker = Requirement(line).marker
+        if marker is None or "platform_machine" not in str(marker):
+            continue
+        linux = {"platform_system": "Linux", "sys_platform": "linux"}
+        holds = {m: marker.evaluate({**linux, "platform_machine": m}) for m in SUPPORTED}
+        holds |= {m: marker.evaluate({**linux, "platform_machine": m}) for m in UNSUPPORTED}
+        left_out = [m for m in SUPPORTED if not holds[m]]
+        taken_in = [m for m in UNSUPPORTED if holds[m]]
+        if left_out:
+            problems.append(f"markers: {line!r} leaves out supported {', '.join(left_out)}")
+        if taken_in:
+            problems.append(f"markers: {line!r} takes in unsupported {', '.join(taken_in)}")
+    return problems
+
+
 def main() -> int:
+    problems = marker_problems()
     pins = resolve()
     print(f"the pi extra resolves for aarch64 to {len(pins)} packages")
-    problems = []
     with tempfile.TemporaryDirectory() as dest:
         wheels = [pin for pin in pins if name_of(pin) not in BUILT_ON_THE_PI]
         sources = [pin for pin in pins if name_of(pin) in BUILT_ON_THE_PI]
@@ -102,7 +131,8 @@ def main() -> int:
     if not problems:
         print(
             f"aarch64: wheels for all but {', '.join(sorted(BUILT_ON_THE_PI))}; armv7l: wheels "
-            f"for the pure-Python ones, source for {len(compiled)} compiled"
+            f"for the pure-Python ones, source for {len(compiled)} compiled; the markers take "
+            f"in {' and '.join(SUPPORTED)}, not {' or '.join(UNSUPPORTED)}"
         )
     return 1 if problems else 0
 

@@ -2,6 +2,7 @@
 # Install bgpi on a Raspberry Pi as a systemd service, or remove it again.
 #
 #     sudo scripts/install.sh              # install or upgrade, enable and start
+#     sudo scripts/install.sh --with-gnubg # also GNU Backgammon (Debian's gnubg): a seat, hints
 #     sudo scripts/install.sh --uninstall  # remove; the journal (/var/lib/bgpi) stays
 #     scripts/install.sh --dry-run         # print every action, change nothing
 #     scripts/install.sh --root DIR        # treat DIR as / (a scratch root, an image)
@@ -22,12 +23,15 @@ set -euo pipefail
 usage() {
     cat <<'EOF'
 usage: scripts/install.sh [--uninstall] [--dry-run] [--root DIR] [--python PYTHON]
+                          [--with-gnubg]
 
   --uninstall      stop and remove bgpi; the journal in /var/lib/bgpi and an edited
                    /etc/bgpi/config.toml stay
   --dry-run        print every action instead of doing it
   --root DIR       install under DIR instead of / (nothing outside DIR changes)
   --python PYTHON  the interpreter that creates the virtual environment (default: python3)
+  --with-gnubg     also install GNU Backgammon (Debian's gnubg), for a gnubg seat, hints and
+                   the analysis of each game
 EOF
 }
 
@@ -37,6 +41,7 @@ ROOT=/
 DRY_RUN=0
 UNINSTALL=0
 PYTHON=python3
+WITH_GNUBG=0
 
 while (($#)); do
     case $1 in
@@ -54,6 +59,7 @@ while (($#)); do
         shift
         ;;
     --python=*) PYTHON=${1#--python=} ;;
+    --with-gnubg) WITH_GNUBG=1 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -261,14 +267,20 @@ remove_boot_block() {
 # -- install -------------------------------------------------------------------------------------
 
 install_packages() {
-    ((LIVE)) || return 0
+    if ((!LIVE)); then
+        ((WITH_GNUBG)) && say "note: --with-gnubg: install gnubg in $ROOT yourself"
+        return 0
+    fi
     if ! command -v dpkg-query >/dev/null; then
-        say "note: no dpkg: install python3-venv and a C compiler yourself"
+        say "note: no dpkg: install python3-venv, python3-dev and gcc yourself"
         return 0
     fi
     # The venv sees the system's packages: Raspberry Pi OS's lgpio and spidev come prebuilt,
-    # so a Pi Zero 2 W need not compile them.
-    local wanted=(python3-venv python3-dev gcc python3-lgpio python3-spidev) absent=() pkg
+    # so a Pi Zero 2 W need not compile them. Without them pip compiles, with gcc and the
+    # headers of python3-dev; those and python3-venv are needed, the prebuilt ones welcome.
+    local needed=(python3-venv python3-dev gcc)
+    ((WITH_GNUBG)) && needed+=(gnubg)
+    local wanted=("${needed[@]}" python3-lgpio python3-spidev) absent=() pkg
     for pkg in "${wanted[@]}"; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
             absent+=("$pkg")
@@ -279,16 +291,35 @@ install_packages() {
         return 0
     fi
     # A fresh image's package lists are old. Raspberry Pi OS has every package here; another
-    # distribution may lack python3-lgpio, and pip then builds it.
-    run apt-get update
-    local available=()
+    # distribution may lack python3-lgpio, and pip then builds it. One source that cannot be
+    # read (an extra repository offline, a key expired) fails the update but spoils nothing
+    # else: the lists of the others are fresh, and the packages are checked below.
+    local update_failed=0
+    run apt-get update || update_failed=1
+    local available=() lacking=()
     for pkg in "${absent[@]}"; do
         if apt-cache show "$pkg" >/dev/null 2>&1; then
             available+=("$pkg")
+        elif [[ " ${needed[*]} " == *" $pkg "* ]]; then
+            lacking+=("$pkg")
         fi
     done
+    if ((${#lacking[@]} && update_failed)); then
+        die "apt-get update failed (above) and ${lacking[*]} cannot be installed without it:" \
+            "mend that source in /etc/apt and run this again"
+    elif ((${#lacking[@]})); then
+        die "no package ${lacking[*]} in this system's sources (/etc/apt)"
+    elif ((update_failed)); then
+        say "note: apt-get update failed (above), but the packages needed can be installed:" \
+            "going on"
+    fi
     if ((${#available[@]})); then
-        run apt-get install -y --no-install-recommends "${available[@]}"
+        run apt-get install -y --no-install-recommends "${available[@]}" ||
+            die "apt-get install ${available[*]} failed (above)"
+    fi
+    if ((!DRY_RUN)) && [[ " ${available[*]} " == *" gnubg "* ]]; then
+        say "GNU Backgammon is installed: a seat plays it with white = \"gnubg:expert\" (or" \
+            "black) under [seats] in $CONFIG (README.md, \"Playing against the computer\")"
     fi
 }
 
@@ -529,6 +560,8 @@ do_uninstall() {
     fi
 }
 
+# Sourced, it only defines its functions (tests/deploy/test_install.py runs install_packages).
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 if ((LIVE && !DRY_RUN)) && [[ $(id -u) != 0 ]]; then
     die "changing the system needs root: sudo $0 ${ARGS[*]}"
 fi

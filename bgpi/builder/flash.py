@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from bgpi.base.errors import BgpiError
 from bgpi.hal import scanproto
+from bgpi.hal.errors import INSTALL
 
 # What goes on the Pico, in the order mpremote copies it; main.py last, so that a Pico reset
 # halfway never starts a firmware whose modules are missing.
@@ -176,7 +177,7 @@ def flash(
     system = system or System()
     files = firmware_files(folder)
     if importlib.util.find_spec("mpremote") is None:
-        raise FlashError("mpremote is not installed: pip install 'bgpi[pi]'")
+        raise FlashError(f"mpremote is not installed: {INSTALL}")
     if not os.path.exists(port):
         raise FlashError(
             f"no scanner at {port}: plug the Pico in (one without MicroPython yet: hold BOOTSEL "

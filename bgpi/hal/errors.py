@@ -3,10 +3,20 @@ type a caller would expect, so ``except ValueError`` still catches bad configura
 
 from __future__ import annotations
 
+from typing import Final
+
 from bgpi.base.errors import BgpiError
 
 # A bad wiring map is the geometry's error, raised by the pure core too; re-exported here.
 from bgpi.base.geometry import GeometryError
+
+# How a missing hardware library is got, for every backend's message. Plain pip compiles
+# spidev (and on 32-bit systems gpiod and sysv_ipc, which PyPI has no wheels of): it needs a C
+# compiler and Python's headers first. The installer uses Raspberry Pi OS's prebuilt packages.
+INSTALL: Final = (
+    "sudo apt install gcc python3-dev, then pip install 'bgpi[pi]' (it compiles spidev); "
+    "on the Pi, sudo scripts/install.sh does both"
+)
 
 
 class HalError(BgpiError):
@@ -41,6 +51,7 @@ def one_line(exc: BaseException) -> str:
 
 
 __all__ = [
+    "INSTALL",
     "BackendClosedError",
     "BackendUnavailableError",
     "GeometryError",

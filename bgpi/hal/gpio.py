@@ -15,17 +15,21 @@ input H in bit 7, so the little-endian integer of the bytes has chip ``k``'s inp
 from __future__ import annotations
 
 import logging
+import os
+import platform
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, TypeVar
 
 from bgpi.base.words import BUTTONS, COLOUR_NAMES, PLAYERS, ButtonName, Player
 from bgpi.hal.api import ButtonEvent, Clock, Closing, Emit, SensorFrame
 from bgpi.hal.device import LinkDownError, ScannedSensors
-from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
+from bgpi.hal.errors import INSTALL, BackendClosedError, BackendUnavailableError, one_line
+from bgpi.hal.machines import NEEDED, UNSUPPORTED
 from bgpi.hal.pins import PinMap
 
 log = logging.getLogger(__name__)
@@ -42,12 +46,13 @@ DEFAULT_BOUNCE_TIME: Final = 0.02
 # floats low (a loose cable, an unpowered chip) reads every input closed.
 MAX_CLOSED: Final = 30
 
-INSTALL: Final = "pip install 'bgpi[pi]'"
+GPIO_GROUP: Final = "add the user to the gpio group (sudo usermod -aG gpio $USER)"
 NO_PIN_FACTORY: Final = (
-    "the gpio backend found no GPIO library: on a Raspberry Pi install lgpio "
-    f"({INSTALL}) and add the user to the gpio group (sudo usermod -aG gpio $USER); "
-    'elsewhere use backend = "sim"'
+    f"the gpio backend found no GPIO library: on a Raspberry Pi install lgpio ({INSTALL}) and "
+    f'{GPIO_GROUP}; elsewhere use backend = "sim"'
 )
+# Where lgpio opens the GPIO chip (gpiozero picks gpiochip0, or gpiochip4 on some Pi 5 kernels).
+GPIO_CHIPS: Final = Path("/dev")
 SPI_OFF: Final = (
     "the gpio backend cannot open SPI0: enable it (sudo raspi-config nonint do_spi 0, or "
     "dtparam=spi=on in /boot/firmware/config.txt), reboot, and add the user to the spi group "
@@ -73,10 +78,10 @@ def open_device(what: str, make: Callable[[], _T]) -> _T:
         warnings.simplefilter("always")
         try:
             device = make()
-        except gz.BadPinFactory:
+        except gz.BadPinFactory as exc:
             reasons = [str(w.message) for w in caught if issubclass(w.category, gz.PinWarning)]
-            detail = f" ({reasons[0]})" if reasons else ""
-            raise BackendUnavailableError(NO_PIN_FACTORY + detail) from None
+            reason = reasons[0] if reasons else str(exc)
+            raise BackendUnavailableError(no_pin_factory(reason)) from None
         except Exception as exc:  # whatever the library raised becomes one line
             raise BackendUnavailableError(
                 f"the gpio backend cannot open {what}: {one_line(exc)}"
@@ -95,6 +100,60 @@ def open_device(what: str, make: Callable[[], _T]) -> _T:
         getattr(device, "close", lambda: None)()
         raise BackendUnavailableError(SPI_OFF)
     return device
+
+
+def no_pin_factory(reason: str) -> str:
+    """Why gpiozero found no pin factory, in one line: this machine, lgpio or the GPIO chip
+    (``reason``: gpiozero's, when none of those explains it)."""
+    try:
+        import lgpio  # noqa: F401, PLC0415 - only to tell a missing library from a missing chip
+    except ImportError:
+        found = False
+    else:
+        found = True
+    return explain_no_pin_factory(
+        reason, machine=platform.machine(), lgpio_found=found, chips=open_chips(GPIO_CHIPS)
+    )
+
+
+def open_chips(dev: Path) -> list[tuple[Path, OSError | None]]:
+    """Each GPIO chip device in ``dev``, with the error opening it gave (None: it opens)."""
+    chips: list[tuple[Path, OSError | None]] = []
+    for path in sorted(dev.glob("gpiochip*")):
+        try:
+            os.close(os.open(path, os.O_RDWR | os.O_CLOEXEC))
+        except OSError as exc:
+            chips.append((path, exc))
+        else:
+            chips.append((path, None))
+    return chips
+
+
+def explain_no_pin_factory(
+    reason: str,
+    *,
+    machine: str,
+    lgpio_found: bool,
+    chips: Sequence[tuple[Path, OSError | None]],
+) -> str:
+    """The message for no pin factory, from what is known of the machine: an unsupported
+    Pi, no lgpio, no GPIO chip device, one this user may not open; else gpiozero's reason."""
+    if machine in UNSUPPORTED:
+        return f"the gpio backend does not support {UNSUPPORTED[machine]}: bgpi needs {NEEDED}"
+    if not lgpio_found:
+        return f"{NO_PIN_FACTORY} ({reason})"
+    if not chips:
+        return (
+            f"the gpio backend found lgpio but no GPIO chip (no {GPIO_CHIPS}/gpiochip*): not a "
+            'Raspberry Pi, or a container not given the devices; elsewhere use backend = "sim"'
+        )
+    refused = [(path, error) for path, error in chips if error is not None]
+    if len(refused) == len(chips):
+        path, error = refused[0]
+        if isinstance(error, PermissionError):
+            return f"the gpio backend may not open {path}: {GPIO_GROUP} and log in again"
+        return f"the gpio backend cannot open {path}: {one_line(error)}"
+    return f"the gpio backend cannot use lgpio: {reason}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,12 +28,11 @@ from typing import Any, Final, Literal, Protocol
 
 from bgpi.base.words import RGB
 from bgpi.hal.api import Closing, check_frame
-from bgpi.hal.errors import BackendClosedError, BackendUnavailableError, one_line
+from bgpi.hal.errors import INSTALL, BackendClosedError, BackendUnavailableError, one_line
 from bgpi.hal.pins import SPI1_MOSI, SPI_MOSI_BUSES, led_pin_error
 
 Wiring = Literal["spi", "pwm"]
 
-INSTALL: Final = "pip install 'bgpi[pi]'"
 PWM_PACKAGES: Final = (
     "adafruit-circuitpython-neopixel, plus rpi_ws281x on a Pi 3/4 or "
     "Adafruit-Blinka-Raspberry-Pi5-Neopixel on a Pi 5"

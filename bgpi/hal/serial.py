@@ -32,7 +32,7 @@ from typing import Any, Final
 from bgpi.hal import scanproto
 from bgpi.hal.api import Clock, SensorFrame
 from bgpi.hal.device import LinkDownError, ScannedSensors
-from bgpi.hal.errors import BackendUnavailableError, one_line
+from bgpi.hal.errors import INSTALL, BackendUnavailableError, one_line
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 DEFAULT_PORT: Final = "/dev/bgpi-scanner"
 # MicroPython's USB id on a Raspberry Pi Pico: ``port = "usb:2e8a:0005"`` finds it by id.
 PICO_USB_ID: Final = "2e8a:0005"
-INSTALL: Final = "pip install 'bgpi[pi]'"
 FLASH: Final = "see firmware/README.md"
 # How long one read of the port waits: how soon the reader notices close() or silence.
 POLL: Final = 0.02

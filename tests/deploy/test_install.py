@@ -219,11 +219,23 @@ def test_bad_arguments(tmp_path: Path) -> None:
     assert system.commands() == []
 
 
+def write_stand_ins(bin_dir: Path, answers: dict[str, str]) -> None:
+    """Shell scripts in ``bin_dir`` that play the commands named, each with its body."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    for name, body in answers.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+
+
+def would_run(stdout: str) -> list[str]:
+    prefix = "would run: "
+    return [line.removeprefix(prefix) for line in stdout.splitlines() if line.startswith(prefix)]
+
+
 def test_on_the_pi_a_dry_run_lists_the_commands_for_the_running_system(tmp_path: Path) -> None:
     # Without --root: the script asks the real system (through stand-ins here that answer
     # "nothing installed yet") and prints, but never runs, what it would change.
     bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
     answers = {
         "getent": 'case "$2" in gpio|spi|dialout) exit 0;; *) exit 2;; esac',
         "dpkg-query": "echo 'unknown ok not-installed'; exit 1",
@@ -233,9 +245,7 @@ def test_on_the_pi_a_dry_run_lists_the_commands_for_the_running_system(tmp_path:
     }
     for name in ("apt-get", "udevadm", "useradd", "groupadd", "install", "ln", "mkdir"):
         answers[name] = "echo 'must not run' >&2; exit 99"
-    for name, body in answers.items():
-        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
-        (bin_dir / name).chmod(0o755)
+    write_stand_ins(bin_dir, answers)
     result = subprocess.run(
         ["bash", str(REPO / "scripts" / "install.sh"), "--dry-run"],
         capture_output=True,
@@ -245,11 +255,7 @@ def test_on_the_pi_a_dry_run_lists_the_commands_for_the_running_system(tmp_path:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    would = [
-        line.removeprefix("would run: ")
-        for line in result.stdout.splitlines()
-        if line.startswith("would run: ")
-    ]
+    would = would_run(result.stdout)
     assert would[:2] == [
         "apt-get update",
         "apt-get install -y --no-install-recommends python3-venv python3-dev gcc "
@@ -265,12 +271,115 @@ def test_on_the_pi_a_dry_run_lists_the_commands_for_the_running_system(tmp_path:
     assert not [c for c in would if "--prefix" in c or "--root" in c]
 
 
+# apt-get as a Pi with one source that cannot be read sees it: the update fails (exit 100),
+# every package is in the lists there are but those named in $UNAVAILABLE, and an install
+# succeeds; each run of apt-get is logged.
+APT_GET = """
+echo "apt-get $*" >>"$APT_LOG"
+case $1 in
+update) echo "E: Failed to fetch http://archive.example/dists/bookworm/InRelease 404" >&2
+        [ -n "$UPDATE_FAILS" ] && exit 100 || exit 0 ;;
+*) exit 0 ;;
+esac
+"""
+APT_CACHE = 'for name in $UNAVAILABLE; do [ "$2" = "$name" ] && exit 100; done; exit 0'
+
+
+def install_packages(
+    tmp_path: Path, *, update_fails: bool, unavailable: str = "", gnubg: bool = False
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """The installer's own install_packages, as it runs on a Pi (root, not a dry run) with
+    apt-get, apt-cache and dpkg-query standing in: what it said, and what it ran of apt-get."""
+    bin_dir, log = tmp_path / "bin", tmp_path / "apt.log"
+    write_stand_ins(
+        bin_dir,
+        {
+            "apt-get": APT_GET,
+            "apt-cache": APT_CACHE,
+            "dpkg-query": "echo 'unknown ok not-installed'; exit 1",
+        },
+    )
+    flags = "--with-gnubg" if gnubg else ""
+    # Sourced with the flags as its arguments, the script parses them and defines its functions.
+    source = f'script=$1; set -- {flags}; source "$script"; install_packages'
+    result = subprocess.run(
+        ["bash", "-c", source, "_", str(REPO / "scripts" / "install.sh")],
+        capture_output=True,
+        text=True,
+        env={
+            **os.environ,
+            "PATH": f"{bin_dir}:{os.environ['PATH']}",
+            "APT_LOG": str(log),
+            "UPDATE_FAILS": "yes" if update_fails else "",
+            "UNAVAILABLE": unavailable,
+        },
+        timeout=60,
+        check=False,
+    )
+    return result, log.read_text().splitlines() if log.exists() else []
+
+
+def test_a_failing_apt_source_does_not_stop_the_install_when_the_packages_can_be_had(
+    tmp_path: Path,
+) -> None:
+    # Debian has no python3-lgpio: pip builds it instead, so it is welcome but not needed.
+    result, apt = install_packages(tmp_path, update_fails=True, unavailable="python3-lgpio")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert apt == [
+        "apt-get update",
+        "apt-get install -y --no-install-recommends python3-venv python3-dev gcc python3-spidev",
+    ]
+    assert "note: apt-get update failed (above), but the packages needed can be installed" in (
+        result.stdout
+    )
+
+
+def test_a_failing_apt_update_stops_the_install_when_a_needed_package_cannot_be_had(
+    tmp_path: Path,
+) -> None:
+    result, apt = install_packages(tmp_path, update_fails=True, unavailable="python3-dev")
+    assert result.returncode == 1
+    assert apt == ["apt-get update"]
+    assert result.stderr.splitlines()[-1] == (
+        "install.sh: apt-get update failed (above) and python3-dev cannot be installed without "
+        "it: mend that source in /etc/apt and run this again"
+    )
+
+
+def test_with_gnubg_the_installer_installs_debian_s_gnubg(tmp_path: Path) -> None:
+    result, apt = install_packages(tmp_path, update_fails=False, gnubg=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert apt[-1] == (
+        "apt-get install -y --no-install-recommends python3-venv python3-dev gcc gnubg "
+        "python3-lgpio python3-spidev"
+    )
+    assert 'white = "gnubg:expert"' in result.stdout
+    # Asked for and not to be had: said, not skipped.
+    result, apt = install_packages(tmp_path, update_fails=False, gnubg=True, unavailable="gnubg")
+    assert result.returncode == 1
+    assert "no package gnubg in this system's sources" in result.stderr
+
+
+def test_without_the_option_gnubg_is_not_installed_and_under_a_root_it_is_left_to_you(
+    tmp_path: Path,
+) -> None:
+    result, apt = install_packages(tmp_path / "pi", update_fails=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "gnubg" not in " ".join(apt)
+    system = FakeSystem.create(tmp_path)
+    out = system.install("--with-gnubg").stdout
+    assert f"note: --with-gnubg: install gnubg in {system.root} yourself" in out
+    assert not [c for c in system.commands() if c.startswith("apt")]
+
+
 def test_shellcheck_finds_nothing() -> None:
     shellcheck = shutil.which("shellcheck")
     if shellcheck is None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
+    scripts = sorted(str(path) for path in (REPO / "scripts").glob("*.sh"))
+    assert str(REPO / "scripts" / "pi_emulated.sh") in scripts
     result = subprocess.run(
-        [shellcheck, str(REPO / "scripts" / "install.sh")],
+        [shellcheck, *scripts, str(REPO / ".ci" / "run")],
         capture_output=True,
         text=True,
         timeout=60,

@@ -6,6 +6,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from gpiozero import Device, DigitalOutputDevice
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgpi.base.words import BLACK, WHITE
-from bgpi.hal import ButtonEvent, PinMap, SensorEvent
+from bgpi.hal import ButtonEvent, PinMap, SensorEvent, gpio
 from bgpi.hal.api import FaultEvent
 from bgpi.hal.errors import BackendClosedError, BackendUnavailableError
 from bgpi.hal.gpio import ChainSettings, GpioButtons, GpioSensors
@@ -187,11 +188,84 @@ def test_backends_import_without_their_libraries() -> None:
 def test_no_pin_library_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    monkeypatch.setitem(sys.modules, "lgpio", None)
     with pytest.raises(BackendUnavailableError) as caught:
         GpioSensors().start(lambda event: None)
     message = str(caught.value)
     assert "\n" not in message
-    assert "lgpio" in message and "gpio group" in message
+    assert "found no GPIO library" in message and "gpio group" in message
+    # Plain pip compiles spidev: the line says what it needs first.
+    assert "gcc python3-dev" in message and "scripts/install.sh" in message
+
+
+@pytest.fixture
+def no_pin_factory_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpiozero tries each of its pin factories in turn, and none loads: as on a machine
+    without GPIO, whatever this one is."""
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    for name in ("lgpio", "rpigpio", "pigpio", "native"):
+        monkeypatch.setitem(sys.modules, f"gpiozero.pins.{name}", None)
+
+
+@pytest.mark.usefixtures("no_pin_factory_loads")
+def test_lgpio_without_a_gpio_chip_says_the_chip_is_missing_not_the_library(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import lgpio  # noqa: F401, PLC0415 - the real library (the pi and dev extras have it)
+
+    monkeypatch.setattr(gpio, "GPIO_CHIPS", tmp_path)  # a /dev with no gpiochip
+    with pytest.raises(BackendUnavailableError) as caught:
+        GpioButtons().start(lambda event: None)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert f"found lgpio but no GPIO chip (no {tmp_path}/gpiochip*)" in message
+    assert "no GPIO library" not in message
+
+
+def test_each_gpio_chip_is_tried_and_its_error_kept(tmp_path: Path) -> None:
+    (tmp_path / "gpiochip0").mkdir()  # a directory: opening it fails for root too
+    (tmp_path / "gpiochip1").write_bytes(b"")
+    (tmp_path / "gpiomem").write_bytes(b"")
+    chips = gpio.open_chips(tmp_path)
+    assert [path.name for path, _ in chips] == ["gpiochip0", "gpiochip1"]
+    assert isinstance(chips[0][1], IsADirectoryError) and chips[1][1] is None
+    only_the_directory = gpio.explain_no_pin_factory(
+        "Falling back from lgpio: can not open gpiochip",
+        machine="aarch64",
+        lgpio_found=True,
+        chips=chips[:1],
+    )
+    assert only_the_directory.startswith(f"the gpio backend cannot open {tmp_path}/gpiochip0: ")
+    assert "IsADirectoryError" in only_the_directory
+    # A chip that opens: the fault is elsewhere, and gpiozero's reason says where.
+    assert gpio.explain_no_pin_factory(
+        "Falling back from lgpio: GPIO busy", machine="aarch64", lgpio_found=True, chips=chips
+    ) == ("the gpio backend cannot use lgpio: Falling back from lgpio: GPIO busy")
+
+
+def test_a_gpio_chip_the_user_may_not_open_asks_for_the_gpio_group() -> None:
+    chip = Path("/dev/gpiochip0")
+    denied = PermissionError(13, "Permission denied", str(chip))
+    message = gpio.explain_no_pin_factory(
+        "Falling back from lgpio: can not open gpiochip",
+        machine="armv7l",
+        lgpio_found=True,
+        chips=[(chip, denied)],
+    )
+    assert message.startswith("the gpio backend may not open /dev/gpiochip0: ")
+    assert "sudo usermod -aG gpio $USER" in message
+
+
+def test_a_pi_zero_w_is_told_it_is_not_supported() -> None:
+    # The pi extra installs no lgpio on armv6l: the reason is the machine, not the library.
+    message = gpio.explain_no_pin_factory(
+        "Unable to load any default pin factory!", machine="armv6l", lgpio_found=False, chips=[]
+    )
+    assert message == (
+        "the gpio backend does not support a Raspberry Pi Zero W or Pi 1 (ARMv6): bgpi needs "
+        "a Raspberry Pi Zero 2 W, 3, 4 or 5"
+    )
 
 
 def test_spi_turned_off_is_one_clear_line(

@@ -300,7 +300,9 @@ def test_without_pyserial_the_error_says_how_to_get_it(
     monkeypatch.setitem(sys.modules, "serial", None)
     sensors = SerialSensors(152, port=str(emulator.link))
     with pytest.raises(
-        BackendUnavailableError, match=r"^the serial backend needs pyserial: pip install"
+        BackendUnavailableError,
+        match=r"^the serial backend needs pyserial: sudo apt install gcc python3-dev, then pip "
+        r"install 'bgpi\[pi\]'",
     ):
         sensors.read()
 
