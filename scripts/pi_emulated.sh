@@ -109,7 +109,12 @@ base() {
 }
 
 fresh_copy() {
-    mounted_under "$RUN" && fail "something is still mounted under $RUN: umount it first"
+    # Mounts left under it are a killed run's (the lock says no run is going on now).
+    if mounted_under "$RUN"; then
+        say "unmounting what a stopped run left under $RUN"
+        unmount_all
+        mounted_under "$RUN" && fail "something is still mounted under $RUN: umount it first"
+    fi
     rm -rf "$RUN"
     cp -a "$BASE" "$RUN"
     cp /etc/resolv.conf "$RUN/etc/resolv.conf"
