@@ -29,7 +29,7 @@ from bgpi.table import (
     active_rows,
 )
 from bgpi.table.buttons import illegal_refused
-from bgpi.table.phases import Choosing
+from bgpi.table.phases import Choosing, Entering
 
 
 def status(table: Table, scene: Scene) -> str:
@@ -105,6 +105,20 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
         name=name
     )
+
+
+def _entering(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Entering)
+    name = _names(table)[at.player]
+    if at.count == 1:
+        line = _("{name}'s opening die, thrown by hand, is entered: it shows {value}.")
+    elif at.entered:
+        line = _("{name}'s dice, thrown by hand, are entered: {first} and {value}.")
+    else:
+        line = _("{name}'s dice, thrown by hand, are entered: the first shows {value}.")
+    line = line.format(name=name, value=at.shown, first=at.entered[0] if at.entered else 0)
+    return f"{line} {capitalized(either(words))}." if words else line
 
 
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
@@ -188,7 +202,7 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
-    shown = option_words(at.draft, at.option)
+    shown = option_words(at.draft, at.option, at.dice)
     line = _("The next match: {option} {value}. {choices}.")
     return line.format(option=_(OPTIONS[at.option]), value=shown, choices=", ".join(words))
 
@@ -234,6 +248,7 @@ SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.OPENING: _opening,
     Phase.BEFORE_ROLL: _before_roll,
     Phase.ROLLING: _rolling,
+    Phase.ENTERING: _entering,
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bgpi.journal.records import Record
+from bgpi.journal.records import ELECTRONIC, DiceSource, Record
 from bgpi.rules import MatchRules
 from bgpi.sensing.board import Observation
 from bgpi.sensing.settle import DEFAULT_SETTLE
@@ -45,11 +45,13 @@ class Press:
 
 @dataclass(frozen=True, slots=True)
 class DiceRolled:
-    """The dice the shell rolled for ``player`` when a step asked for them."""
+    """The dice the shell rolled for ``player`` when a step asked for them, or those a
+    person entered on the page while the table waits for them (``source`` says which)."""
 
     player: int
     dice: tuple[int, ...]
     t: float
+    source: DiceSource = ELECTRONIC
 
 
 @dataclass(frozen=True, slots=True)

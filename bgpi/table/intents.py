@@ -17,6 +17,7 @@ from bgpi.base.words import Player
 from bgpi.journal.records import (
     Cube,
     CubeAction,
+    DiceSource,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -24,21 +25,23 @@ from bgpi.journal.records import (
     Record,
     ResignAnswered,
     ResignOffered,
+    Seat,
 )
 from bgpi.rules import GameResult, Position, game_result
 from bgpi.sensing.tracker import TurnTracker
 from bgpi.table.buttons import Intent
 from bgpi.table.errors import TableError
-from bgpi.table.events import DiceRequest, Step, chain
+from bgpi.table.events import Step, chain
 from bgpi.table.guided import move_made
 from bgpi.table.hints import HintRequest, kind_of, moment_of
 from bgpi.table.illegal import read_illegal
-from bgpi.table.options import next_value, options_of
+from bgpi.table.options import Option, next_source, next_value, options_of
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
     Confirm,
     Doubled,
+    Entering,
     GameOver,
     Guided,
     Illegal,
@@ -80,11 +83,32 @@ def intend(table: Table, player: int, intent: Intent) -> Step:
 
 
 def _opening_roll(table: Table, at: Opening, player: Player) -> Step:
-    return Step(table, dice=DiceRequest(player, 1))
+    return table.roll_for(player, 1)
 
 
 def _roll(table: Table, at: BeforeRoll, player: Player) -> Step:
-    return Step(table, dice=DiceRequest(player, 2))
+    return table.roll_for(player, 2)
+
+
+def _next_face(table: Table, at: Entering, player: Player) -> Step:
+    return Step(replace(table, at=replace(at, shown=at.shown % 6 + 1)))
+
+
+def _previous_face(table: Table, at: Entering, player: Player) -> Step:
+    return Step(replace(table, at=replace(at, shown=(at.shown - 2) % 6 + 1)))
+
+
+def _take_die(table: Table, at: Entering, player: Player) -> Step:
+    """The die shown taken; the next starts from its value (entering the lower die first,
+    the higher is a few steps on), and the last completes the roll."""
+    entered = (*at.entered, at.shown)
+    if len(entered) < at.count:
+        return Step(replace(table, at=replace(at, entered=entered)))
+    return table.rolled(at.player, entered, DiceSource.ENTERED)
+
+
+def _take_double(table: Table, at: Entering, player: Player) -> Step:
+    return table.rolled(at.player, (at.shown, at.shown), DiceSource.ENTERED)
 
 
 def _double(table: Table, at: BeforeRoll, player: Player) -> Step:
@@ -171,7 +195,7 @@ def _accept_illegal(table: Table, at: Illegal, player: Player) -> Step:
         raise TableError("an illegal play the switches cannot read cannot be accepted")
     accepted = table.decide(IllegalAccepted(player.other, at.after.id()))
     # The rule: the opponent accepts an illegal play by rolling.
-    return replace(accepted, dice=DiceRequest(player, 2))
+    return accepted.table.roll_for(player, 2, accepted)
 
 
 def _demand_correction(table: Table, at: Illegal, player: Player) -> Step:
@@ -181,7 +205,7 @@ def _demand_correction(table: Table, at: Illegal, player: Player) -> Step:
 def _next_game(table: Table, at: GameOver | MatchOver, player: Player) -> Step:
     if isinstance(at, MatchOver):
         draft = table.config.next_match or table.match.rules
-        return Step(replace(table, at=Choosing(draft)))
+        return Step(replace(table, at=Choosing(draft, dice=table.dice)))
     return _set_up(replace(table, at=Setup(), position=Position.initial()))
 
 
@@ -195,6 +219,9 @@ def _set_up(table: Table, *records: Record) -> Step:
 
 
 def _next_value(table: Table, at: Choosing, player: Player) -> Step:
+    if at.option is Option.DICE:
+        dice = next_source(at.dice, remote=Seat.REMOTE in table.seats)
+        return Step(replace(table, at=replace(at, dice=dice)))
     return Step(replace(table, at=replace(at, draft=next_value(at.draft, at.option))))
 
 
@@ -205,7 +232,7 @@ def _next_option(table: Table, at: Choosing, player: Player) -> Step:
 
 
 def _start_match(table: Table, at: Choosing, player: Player) -> Step:
-    return _set_up(table, MatchStarted.of(at.draft, table.names, table.seats))
+    return _set_up(table, MatchStarted.of(at.draft, table.names, table.seats, at.dice))
 
 
 def _ask_hint(table: Table, at: BeforeRoll | Doubled | Moving, player: Player) -> Step:
@@ -243,4 +270,8 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.START_MATCH: On(Choosing, _start_match),
     Intent.MOVE_MADE: On(Guided, move_made),
     Intent.HINT: _HINT,
+    Intent.NEXT_FACE: On(Entering, _next_face),
+    Intent.PREVIOUS_FACE: On(Entering, _previous_face),
+    Intent.TAKE_DIE: On(Entering, _take_die),
+    Intent.TAKE_DOUBLE: On(Entering, _take_double),
 }

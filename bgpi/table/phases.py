@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Final
 
+from bgpi.journal.records import ELECTRONIC, DiceSource
 from bgpi.rules import GameResult, MatchRules, Move, Position
 from bgpi.sensing.mistakes import Mistake
 from bgpi.sensing.tracker import Reading, TurnTracker
@@ -22,6 +23,7 @@ class Phase(Enum):
     OPENING = "opening"
     BEFORE_ROLL = "before roll"
     ROLLING = "rolling"
+    ENTERING = "entering the dice"
     DOUBLED = "doubled"
     MOVING = "moving"
     CONFIRM = "confirm"
@@ -68,6 +70,21 @@ class Rolling:
     player: int
     count: int
     back: Opening | BeforeRoll
+
+
+@dataclass(frozen=True, slots=True)
+class Entering:
+    """``player``'s dice (``count``: one in the opening roll) were thrown by hand, and a
+    person here enters them: the dice pixels show ``shown``, CUBE steps it, ROLL takes it
+    (held: as a double, both dice at once); ``entered`` holds the dice taken so far. Then
+    play goes on from ``back``, as if the board had rolled them."""
+
+    kind: ClassVar[Phase] = Phase.ENTERING
+    player: int
+    count: int
+    back: Opening | BeforeRoll
+    entered: tuple[int, ...] = ()
+    shown: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,11 +217,12 @@ class Illegal:
 @dataclass(frozen=True, slots=True)
 class Choosing:
     """After a match, the players choose the next one: ``draft`` the rules so far (from the
-    config's defaults), ``option`` the one shown now."""
+    config's defaults), ``option`` the one shown now, ``dice`` where its dice come from."""
 
     kind: ClassVar[Phase] = Phase.CHOOSING
     draft: MatchRules
     option: Option = Option.LENGTH
+    dice: DiceSource = ELECTRONIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +247,7 @@ PhaseState = (
     | Opening
     | BeforeRoll
     | Rolling
+    | Entering
     | Doubled
     | Moving
     | Confirm

@@ -103,6 +103,7 @@ def _match_started(table: Table, record: MatchStarted) -> Table:
         match=Match.new(record.rules()),
         names=record.names,
         seats=record.seats,
+        dice=record.dice,
         at=Setup(),
         position=Position.initial(),
     )

@@ -188,7 +188,7 @@ def choosing_message(table: Table) -> dict[str, object] | None:
             {
                 "option": option.name.lower(),
                 "label": _(option.value),
-                "value": option_words(at.draft, option),
+                "value": option_words(at.draft, option, at.dice),
                 "shown": option is at.option,
             }
             for option in options_of(at.draft)
