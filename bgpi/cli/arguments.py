@@ -90,6 +90,7 @@ def chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
         base.cube_limit,
         base.names,
         base.seats,
+        getattr(args, "dice", None) or base.dice,
     )
 
 
@@ -119,6 +120,12 @@ def match_options(parser: argparse.ArgumentParser) -> None:
         "--length", type=bounded(1, 99, N_("a match length")), help="match length (default: config)"
     )
     kind.add_argument("--money", action="store_true", help="a money session instead")
+    parser.add_argument(
+        "--dice",
+        choices=("electronic", "entered", "godice"),
+        help="the board rolls, or the players throw their own dice and enter them with the "
+        "buttons, or two GoDice are read (default: the config's [dice])",
+    )
 
 
 def seat_options(parser: argparse.ArgumentParser, choices: str, default: str | None = None) -> None:

@@ -53,6 +53,12 @@ DICE_SOURCES: Final = {
 }
 """Where the dice come from, as the page says it ("dice: your own, entered")."""
 
+REMOTE_DICE: Final = N_(
+    "A remote match rolls the boards' fair commit-reveal dice: no board can vouch for the"
+    " dice thrown at the other."
+)
+"""Why a remote match refuses dice thrown by hand (the log and the page say it)."""
+
 SEATS: Final = {Seat.PERSON: N_("person"), Seat.ENGINE: N_("engine"), Seat.REMOTE: N_("remote")}
 
 LEVELS: Final = {

@@ -24,6 +24,10 @@ Sections and keys (defaults in brackets)::
     [rules]    length [5] (0: money), crawford [true], jacoby [false], beaver [false],
                automatic_doubles [0], cube_limit [64]
     [players]  white ["White"], black ["Black"]
+    [dice]     source ["electronic"] (electronic | entered | godice): the board rolls, or the
+               players throw their own dice and enter them (buttons, phone) or two GoDice are
+               read; the players may choose again between matches (a remote match always
+               rolls the boards' commit-reveal dice)
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
                analyse [true]: gnubg rates each game as it ends (where it is installed);
@@ -48,6 +52,7 @@ import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +62,7 @@ from bgpi.base.wiringmap import SlotCounts, WiringMapError, map_toml, parse_map,
 from bgpi.hal.neopixel import pixel_order_error
 from bgpi.hal.pins import PinMap, buzzer_pin_error, led_pin_error
 from bgpi.hal.registry import Kind, names
-from bgpi.journal.records import MatchStarted, Seat
+from bgpi.journal.records import ELECTRONIC, DiceSource, MatchStarted, Seat
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.rules import MatchRules
@@ -108,6 +113,13 @@ class RulesConfig:
     automatic_doubles: int = 0
     cube_limit: int = 64
     demand_correction: bool = False  # never let an illegal play be accepted (beginners)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceConfig:
+    """Where the dice come from, until the players choose otherwise at the board."""
+
+    source: DiceSource = ELECTRONIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +233,7 @@ class Config:
     rules: RulesConfig = field(default_factory=RulesConfig)
     players: PlayersConfig = field(default_factory=PlayersConfig)
     seats: SeatsConfig = field(default_factory=SeatsConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)
     state: StateConfig = field(default_factory=StateConfig)
     web: WebConfig = field(default_factory=WebConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
@@ -256,7 +269,7 @@ class Config:
             r.length, r.crawford, r.jacoby, r.beaver, r.automatic_doubles, r.cube_limit
         )
         names = (self.players.white, self.players.black)
-        return MatchStarted.of(rules, names, self.seats.chosen())
+        return MatchStarted.of(rules, names, self.seats.chosen(), self.dice.source)
 
     def state_dir(self, override: str | Path | None = None) -> Path:
         """Where the journal lives: the command line's choice, the config's, systemd's
@@ -306,6 +319,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "rules": RulesConfig,
     "players": PlayersConfig,
     "seats": SeatsConfig,
+    "dice": DiceConfig,
     "state": StateConfig,
     "web": WebConfig,
     "display": DisplayConfig,
@@ -411,6 +425,12 @@ def _section(source: str, name: str, values: Any) -> Any:
 
 def _value(source: str, where: str, key: tuple[str, str], value: Any, default: Any) -> Any:
     expected = _OPTIONAL.get(key, type(default))
+    if isinstance(default, Enum) and isinstance(value, str):
+        choices = tuple(member.value for member in type(default))
+        if value not in choices:
+            why = _("is {value}, expected one of {choices}")
+            raise ConfigError(source, where, why.format(value=repr(value), choices=choices))
+        return type(default)(value)
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if type(value) is not expected:

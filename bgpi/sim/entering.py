@@ -3,7 +3,7 @@ fewest presses for a roll (:data:`bgpi.table.buttons.ROWS`' entering rows).
 
 The dice pixels show 1 at first; CUBE steps the value up, a held CUBE steps it down (both
 round from 6 to 1), ROLL takes it, and the next die starts from the value taken. A held
-ROLL on the first die takes a double at once. So the hands enter the die nearer to 1 (up
+ROLL on the first die takes a doublet at once. So the hands enter the die nearer to 1 (up
 or down) first, then step to the other the shorter way: 4.3 presses a roll, over all 36.
 """
 

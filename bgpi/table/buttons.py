@@ -150,7 +150,7 @@ class Intent(Enum):
     NEXT_FACE = "the die shown: next value"
     PREVIOUS_FACE = "the die shown: the value before"
     TAKE_DIE = "take the die shown"
-    TAKE_DOUBLE = "take the die shown as a double"
+    TAKE_DOUBLET = "take the die shown as a doublet"
 
 
 SEAT_INTENTS: Final = frozenset(
@@ -326,9 +326,9 @@ ROWS: Final = (
     Row(P.ENTERING, Who.ENTERER, CUBE, H, Intent.PREVIOUS_FACE, (P.ENTERING,),
         Meaning.NEXT, N_("hold CUBE to step back")),
     Row(P.ENTERING, Who.ENTERER, ROLL, S, Intent.TAKE_DIE, (P.ENTERING, P.OPENING, P.MOVING),
-        Meaning.CONFIRM, N_("ROLL takes it")),
-    Row(P.ENTERING, Who.ENTERER, ROLL, H, Intent.TAKE_DOUBLE, (P.MOVING,),
-        Meaning.CONFIRM, N_("hold ROLL for a double"), _first_of_two),
+        Meaning.CONFIRM, N_("ROLL keeps it")),
+    Row(P.ENTERING, Who.ENTERER, ROLL, H, Intent.TAKE_DOUBLET, (P.MOVING,),
+        Meaning.CONFIRM, N_("hold ROLL: both dice alike"), _first_of_two),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, (P.DOUBLED,),
         Meaning.DOUBLE, N_("doubles (CUBE)"), _may_double),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, (P.RESIGNING,),

@@ -107,7 +107,7 @@ def _take_die(table: Table, at: Entering, player: Player) -> Step:
     return table.rolled(at.player, entered, DiceSource.ENTERED)
 
 
-def _take_double(table: Table, at: Entering, player: Player) -> Step:
+def _take_doublet(table: Table, at: Entering, player: Player) -> Step:
     return table.rolled(at.player, (at.shown, at.shown), DiceSource.ENTERED)
 
 
@@ -273,5 +273,5 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.NEXT_FACE: On(Entering, _next_face),
     Intent.PREVIOUS_FACE: On(Entering, _previous_face),
     Intent.TAKE_DIE: On(Entering, _take_die),
-    Intent.TAKE_DOUBLE: On(Entering, _take_double),
+    Intent.TAKE_DOUBLET: On(Entering, _take_doublet),
 }

@@ -76,7 +76,7 @@ class Rolling:
 class Entering:
     """``player``'s dice (``count``: one in the opening roll) were thrown by hand, and a
     person here enters them: the dice pixels show ``shown``, CUBE steps it, ROLL takes it
-    (held: as a double, both dice at once); ``entered`` holds the dice taken so far. Then
+    (held: a doublet, both dice at once); ``entered`` holds the dice taken so far. Then
     play goes on from ``back``, as if the board had rolled them."""
 
     kind: ClassVar[Phase] = Phase.ENTERING

@@ -77,15 +77,15 @@ def test_the_dice_pixels_and_the_status_line_show_the_die_being_entered() -> Non
     assert sim.scene.opening_dice == (None, 3)
     assert status(sim.table, sim.scene) == (
         "Black's dice, thrown by hand, are entered: the first shows 3."
-        " CUBE steps the die shown or ROLL takes it. Hold CUBE to step back; hold ROLL for a"
-        " double."
+        " CUBE steps the die shown or ROLL keeps it. Hold CUBE to step back; hold ROLL: both"
+        " dice alike."
     )
     sim.roll(BLACK)
     sim.press(BLACK, CUBE, hold=HELD)  # back, round from 3 to 2
     assert sim.scene.dice == (3, 2) and sim.scene.dice_left == (2,)
     assert status(sim.table, sim.scene) == (
         "Black's dice, thrown by hand, are entered: 3 and 2."
-        " CUBE steps the die shown or ROLL takes it. Hold CUBE to step back."
+        " CUBE steps the die shown or ROLL keeps it. Hold CUBE to step back."
     )
 
 
