@@ -4,7 +4,9 @@ analysis of the match and export, read-only.
 The app's loop owns the table. After each step it calls the companion (on its own thread),
 which builds a snapshot only when the table or the frame changed (cheap values: the table is
 immutable, the frame a tuple) and hands it to the server's loop, on a thread of its own. The
-server never reads the table, and every command from the page is refused.
+server never reads the table, and every command from the page is refused but one: while
+dice thrown by hand are entered, the phone may enter them (:mod:`bgpi.web.entry`), posted to
+the app's loop as an event.
 
 In a remote match (``[remote]``) the page also shows the match code, as text and as a QR
 code (for the other player's phone), and the link's state: connected, waiting for the other
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
@@ -24,11 +27,12 @@ from bgpi.journal.store import Journal
 from bgpi.present.gamelog import current_match
 from bgpi.service.config import Config
 from bgpi.service.driver import Driver
-from bgpi.table import Table
+from bgpi.table import DiceRolled, Table
 from bgpi.web.auth import is_loopback, new_token
+from bgpi.web.entry import READ_ONLY, EntryOnly
 from bgpi.web.linkview import remote_message
 from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
-from bgpi.web.server import Hub, Snapshot
+from bgpi.web.server import CommandError, Hub, Snapshot
 from bgpi.web.threads import LoopThread
 from bgpi.web.view import board_of_table, frame_message, layout_message, state_message
 
@@ -50,7 +54,10 @@ class Companion:
         layout = layout_message(
             config.ledmap, config.geometry, config.style, "companion", sound=config.sound.enabled
         )
-        self.hub = Hub(layout, token=self.token)
+        # Told the dice a phone enters (bgpi.web.entry), for the app's loop; None: refused.
+        self.post: Callable[[DiceRolled], None] | None = None
+        entry = EntryOnly(lambda: self._table, self._post, time.monotonic)
+        self.hub = Hub(layout, token=self.token, controller=entry)
         self.address: Address | None = None
         self._thread: LoopThread | None = None
         self._stop: asyncio.Event | None = None
@@ -115,6 +122,11 @@ class Companion:
             frame_part = frame_message(frame)
         snapshot = Snapshot(state, frame_part, records)
         self._thread.soon(lambda: self.hub.publish(snapshot))
+
+    def _post(self, rolled: DiceRolled) -> None:
+        if self.post is None:
+            raise CommandError(READ_ONLY)
+        self.post(rolled)
 
     def close(self) -> None:
         """Stop serving (closing twice is harmless)."""

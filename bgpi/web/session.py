@@ -36,13 +36,14 @@ from typing import TYPE_CHECKING, Final
 from bgpi.base.i18n import _
 from bgpi.base.words import BUTTONS, COLOUR_NAMES, CUBE, PLAYERS, ROLL, ZONES, ButtonName, zone_name
 from bgpi.hal.errors import HalError
-from bgpi.journal.records import DiceSource, Seat
+from bgpi.journal.records import Seat
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.present.gamelog import current_match
 from bgpi.sim.simtable import SimTable
-from bgpi.table import Choosing, DiceRolled, Entering, Table
+from bgpi.table import Choosing, Table
 from bgpi.table.options import options_of
+from bgpi.web.entry import entered
 from bgpi.web.server import CommandError, Snapshot
 from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
 
@@ -216,22 +217,7 @@ class SimSession:
 
     def _enter(self, message: Mapping[str, object]) -> None:
         """Dice thrown by hand, entered on the page: the roll being entered, all at once."""
-        at = self.sim.table.at
-        if not isinstance(at, Entering):
-            raise CommandError(
-                _("no dice are entered in phase {phase}").format(phase=at.kind.value)
-            )
-        dice = message.get("dice")
-        if (
-            not isinstance(dice, list)
-            or len(dice) != at.count
-            or any(type(die) is not int or not 1 <= die <= 6 for die in dice)
-        ):
-            raise CommandError(
-                _("dice {dice!r} are not {count} dice of 1 to 6").format(dice=dice, count=at.count)
-            )
-        rolled = DiceRolled(at.player, tuple(dice), self.sim.clock(), DiceSource.ENTERED)
-        self.sim.driver.dispatch(rolled)
+        self.sim.driver.dispatch(entered(self.sim.table, message, self.sim.clock()))
 
     def _choosing(self) -> Choosing:
         at = self.sim.table.at

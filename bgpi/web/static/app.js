@@ -679,8 +679,8 @@
   }
 
   // Where the dice come from, and while dice thrown by hand are entered, a row of six faces
-  // per die: a tap on each row enters the roll (on the simulated board). Two taps, where the
-  // buttons take four or so presses.
+  // per die: a tap on each row enters the roll (on the simulated board, or a phone at a real
+  // one). Two taps, where the buttons take four or so presses.
   const FACES = ["\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
   let diceShown = "";
   let diceChosen = [];
@@ -698,7 +698,7 @@
     diceChosen = [];
     const faces = document.getElementById("dice-faces");
     faces.textContent = "";
-    if (!entering || !sim()) return;
+    if (!entering) return;
     for (let row = 0; row < entering.count; row++) {
       const line = document.createElement("div");
       line.className = "faces";
@@ -753,8 +753,10 @@
 
   // -- the hands (bgpi sim) -----------------------------------------------------------------
 
+  // The simulator's page plays the board; the companion's only enters dice thrown by hand.
   function send(message) {
-    if (layout && layout.mode === "sim" && socket && socket.readyState === WebSocket.OPEN) {
+    const allowed = layout && (layout.mode === "sim" || message.type === "enter");
+    if (allowed && socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
     }
   }
