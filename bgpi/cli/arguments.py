@@ -122,9 +122,9 @@ def match_options(parser: argparse.ArgumentParser) -> None:
     kind.add_argument("--money", action="store_true", help="a money session instead")
     parser.add_argument(
         "--dice",
-        choices=("electronic", "entered", "godice"),
+        choices=("electronic", "entered"),
         help="the board rolls, or the players throw their own dice and enter them with the "
-        "buttons, or two GoDice are read (default: the config's [dice])",
+        "buttons (default: the config's [dice])",
     )
 
 

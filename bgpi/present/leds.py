@@ -19,6 +19,7 @@ from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold
+from bgpi.table.core import GODICE_FAULT
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
     Choosing,
@@ -53,7 +54,8 @@ def scene_of(table: Table) -> Scene:
     )
     scene = SCENES[table.phase](table, common)
     # A backend down outranks everything else the board could say.
-    return replace(scene, alert="fault") if table.faults else scene
+    down = any(source != GODICE_FAULT for source, _message in table.faults)
+    return replace(scene, alert="fault") if down else scene
 
 
 def prompts_of(table: Table) -> tuple[tuple[int, str, str], ...]:

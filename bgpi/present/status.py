@@ -8,6 +8,7 @@ each phase shows (:data:`bgpi.present.leds.SCENES`): a phase's words beside its 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Final
 
 from bgpi.base.i18n import _, ngettext
@@ -29,6 +30,7 @@ from bgpi.table import (
     active_rows,
 )
 from bgpi.table.buttons import illegal_refused
+from bgpi.table.core import GODICE_FAULT
 from bgpi.table.phases import Choosing, Entering
 
 
@@ -36,6 +38,10 @@ def status(table: Table, scene: Scene) -> str:
     """One line saying what the table waits for: the phase's sentence around what each button
     does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, a backend
     that stopped answering."""
+    lost = [message for source, message in table.faults if source == GODICE_FAULT]
+    if lost and len(lost) == len(table.faults):  # GoDice only: entered dice meanwhile
+        line = _("{lost}: enter the dice with the buttons until it is back.")
+        return f"{line.format(lost=lost[0])} {status(replace(table, faults=()), scene)}"
     if table.faults:
         source, message = table.faults[0]
         fault = _(

@@ -38,8 +38,9 @@ class Option(Enum):
     DICE = N_("dice")
 
 
-SOURCES: Final = tuple(DiceSource)
-"""The dice sources in the order CUBE steps through them (the score pixels show 1, 2, 3)."""
+SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED)
+"""The dice sources in the order CUBE steps through them (the score pixels show 1, 2). GoDice
+join them once the shell reads them (bgpi.hal.godice has the reading, not yet the wiring)."""
 
 
 def options_of(rules: MatchRules) -> tuple[Option, ...]:
@@ -58,7 +59,7 @@ def options_of(rules: MatchRules) -> tuple[Option, ...]:
 
 def value_of(rules: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> int:
     """The option's value as a number (the score pixels show it): booleans are 0 or 1, the
-    dice source (``dice``) 1 to 3 in :data:`SOURCES`' order."""
+    dice source (``dice``) from 1 in :data:`SOURCES`' order."""
     values = {
         Option.DICE: SOURCES.index(dice) + 1,
         Option.LENGTH: rules.length,

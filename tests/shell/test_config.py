@@ -129,3 +129,8 @@ def test_the_dice_source_is_read_as_its_enum_and_a_wrong_one_is_refused(tmp_path
     assert 'source = "entered"' in show(config)
     with pytest.raises(ConfigError, match="expected one of"):
         load(write(tmp_path, '[dice]\nsource = "loaded"\n'))
+
+
+def test_godice_are_refused_until_the_board_reads_them(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="godice dice are not read by the board yet"):
+        load(write(tmp_path, '[dice]\nsource = "godice"\n'))

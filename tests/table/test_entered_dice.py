@@ -30,13 +30,16 @@ from bgpi.table import (
     Choosing,
     Decided,
     DecisionRequest,
+    DiceRequest,
     DiceRolled,
     Entering,
+    Fault,
     Intent,
     Phase,
     waiting,
 )
 from bgpi.table.buttons import enterer
+from bgpi.table.core import GODICE_FAULT
 from bgpi.table.errors import TableError
 from bgpi.table.options import Option
 from tests.table.test_buttons import HELD, SHORT, opened, replay
@@ -176,3 +179,17 @@ def test_the_dice_source_is_chosen_at_the_board_between_matches() -> None:
     step = press(table, WHITE, ROLL, HELD)
     assert step.records[0] == MatchStarted(5, dice=ENTERED)
     assert step.table.dice is ENTERED
+
+
+def test_while_a_godice_is_lost_the_roll_is_entered_and_the_page_names_the_die() -> None:
+    godice = replay(*opened(MatchStarted(5, dice=DiceSource.GODICE)))
+    assert press(godice, BLACK, ROLL, SHORT).dice == DiceRequest(BLACK, 2)  # read from the dice
+    lost = godice.handle(Fault(GODICE_FAULT, "the red die is gone", 25.0)).table
+    table = press(lost, BLACK, ROLL, SHORT).table
+    assert isinstance(table.at, Entering)
+    assert status(table, scene_of(table)).startswith(
+        "the red die is gone: enter the dice with the buttons until it is back. Black's dice,"
+    )
+    assert scene_of(table).alert is None
+    back = godice.handle(Fault(GODICE_FAULT, None, 26.0)).table
+    assert press(back, BLACK, ROLL, SHORT).dice == DiceRequest(BLACK, 2)
