@@ -320,9 +320,13 @@ class Table:
 
     def _dice_event(self, event: DiceRolled | DiceDrawing) -> Step:
         if isinstance(event, DiceRolled):
-            if event.source is DiceSource.ENTERED and not isinstance(self.at, Entering):
+            at = self.at
+            if event.source is DiceSource.ENTERED and (
+                not isinstance(at, Entering)
+                or (at.player, at.count) != (event.player, len(event.dice))
+            ):
                 # Entered on a phone as the buttons entered them: the board's came first.
-                return Step(self, refused="the dice entered on the page came after the roll")
+                return Step(self, refused="the dice entered on the page are not the roll entered")
             return self.rolled(event.player, event.dice, event.source)
         at = self.at  # the dice asked for come later, drawn with another board
         if not isinstance(at, Opening | BeforeRoll):

@@ -59,9 +59,9 @@ def options_of(rules: MatchRules) -> tuple[Option, ...]:
 
 def value_of(rules: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> int:
     """The option's value as a number (the score pixels show it): booleans are 0 or 1, the
-    dice source (``dice``) from 1 in :data:`SOURCES`' order."""
+    dice source (``dice``) from 1, in :class:`DiceSource`'s order."""
     values = {
-        Option.DICE: SOURCES.index(dice) + 1,
+        Option.DICE: tuple(DiceSource).index(dice) + 1,
         Option.LENGTH: rules.length,
         Option.CRAWFORD: int(rules.crawford),
         Option.JACOBY: int(rules.jacoby),
@@ -95,4 +95,6 @@ def _after(values: tuple[int, ...], value: int) -> int:
 def next_source(dice: DiceSource, *, remote: bool) -> DiceSource:
     """The dice source after ``dice``; a match against a remote board keeps the board's
     commit-reveal dice (no board can vouch for the dice thrown at the other)."""
-    return ELECTRONIC if remote else SOURCES[(SOURCES.index(dice) + 1) % len(SOURCES)]
+    if remote or dice not in SOURCES:
+        return ELECTRONIC
+    return SOURCES[(SOURCES.index(dice) + 1) % len(SOURCES)]

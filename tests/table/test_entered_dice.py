@@ -129,8 +129,9 @@ def test_against_the_computer_the_person_rolls_and_enters_its_dice() -> None:
 def test_dice_entered_on_the_page_are_the_roll_and_only_for_the_roll_entered() -> None:
     table = replay(*opened(MatchStarted(5, dice=ENTERED)))
     table = press(table, BLACK, ROLL, SHORT).table
-    with pytest.raises(TableError, match="entered for player 1's roll"):
-        table.handle(DiceRolled(WHITE, (6, 5), 30.0, ENTERED))
+    late = table.handle(DiceRolled(WHITE, (6, 5), 30.0, ENTERED))  # a page behind the board
+    assert late.refused == "the dice entered on the page are not the roll entered"
+    assert late.table is table and late.records == ()
     with pytest.raises(TableError, match="not 1 to 6"):
         table.handle(DiceRolled(BLACK, (7, 5), 30.0, ENTERED))
     step = table.handle(DiceRolled(BLACK, (6, 5), 30.0, ENTERED))
