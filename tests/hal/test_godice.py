@@ -6,24 +6,43 @@ library asks it; a die lost and back."""
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Awaitable
+from typing import TypeVar
 
 from bgpi.hal.godice import FakeBleClient, GoDicePair
 from bgpi.sensing.godice import Again, Rest, Thrown
+
+T = TypeVar("T")
+
+
+def wait(step: Awaitable[T]) -> T:
+    """``step`` run to its end on an event loop of its own thread (a test process may have a
+    loop running in its main thread already: the browser tests' driver)."""
+    result: list[T] = []
+
+    async def main() -> None:
+        result.append(await step)
+
+    worker = threading.Thread(target=lambda: asyncio.run(main()))
+    worker.start()
+    worker.join(10)
+    return result[0]
 
 
 def pair(count: int = 2) -> tuple[GoDicePair, FakeBleClient, FakeBleClient]:
     first, second = FakeBleClient("C0:00:00:00:00:01"), FakeBleClient("C0:00:00:00:00:02", 12)
     dice = GoDicePair((first, second), count)
-    asyncio.run(dice.connect())
+    wait(dice.connect())
     return dice, first, second
 
 
-def run(*steps: object) -> None:
+def run(*steps: Awaitable[None]) -> None:
     async def all_of() -> None:
         for step in steps:
-            await step  # type: ignore[misc]
+            await step
 
-    asyncio.run(all_of())
+    wait(all_of())
 
 
 def test_a_roll_counts_once_both_dice_rest_flat_after_a_roll_motion() -> None:
@@ -69,7 +88,7 @@ def test_the_opening_die_is_one_die_at_rest() -> None:
 
 def test_the_battery_is_asked_with_the_librarys_command_and_a_lost_die_says_so() -> None:
     dice, first, second = pair()
-    assert asyncio.run(dice.batteries()) == (90, 12)
+    assert wait(dice.batteries()) == (90, 12)
     assert first.written == [b"\x03"]
     lost: list[str] = []
     second.disconnected = lambda client: lost.append(client.address)
@@ -77,6 +96,6 @@ def test_the_battery_is_asked_with_the_librarys_command_and_a_lost_die_says_so()
     assert lost == ["C0:00:00:00:00:02"]
     run(first.rolling(), second.rolling(), first.rest(3), second.rest(4))
     assert dice.outcomes == []  # the lost die says nothing
-    asyncio.run(dice.dice[1].connect())  # back
+    wait(dice.dice[1].connect())  # back
     run(second.rolling(), second.rest(4))
     assert dice.outcomes == [Thrown((3, 4))]
