@@ -36,7 +36,8 @@ PYTHON = "3.11"
 # installs python3-spidev and python3-lgpio, gcc and python3-dev; the venv sees the system's).
 BUILT_ON_THE_PI = {"spidev": "python3-spidev from apt, or built with gcc"}
 # Compiled packages whose armv7l wheels come from piwheels on the Pi, or are built there.
-COMPILED = {"lgpio", "gpiod", "sysv-ipc", "rpi-gpio"}
+# dbus-fast (bleak's D-Bus to BlueZ, for GoDice) is Cython: piwheels has it for armv7l.
+COMPILED = {"lgpio", "gpiod", "sysv-ipc", "rpi-gpio", "dbus-fast"}
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess[str]:

@@ -93,6 +93,7 @@ def chosen_match(config: Config, args: argparse.Namespace) -> MatchStarted:
         base.names,
         base.seats,
         _clock(base, args) if length else NO_CLOCK,
+        getattr(args, "dice", None) or base.dice,
     )
 
 
@@ -135,6 +136,12 @@ def match_options(parser: argparse.ArgumentParser) -> None:
         choices=[str(mode) for mode in ClockMode],
         help="the match's clock: usbgf (U.S. Backgammon Clock Rules), bronstein, per-move, "
         "or off (default: the config's [clock])",
+    )
+    parser.add_argument(
+        "--dice",
+        choices=("electronic", "entered"),
+        help="the board rolls, or the players throw their own dice and enter them with the "
+        "buttons (default: the config's [dice])",
     )
 
 

@@ -60,6 +60,7 @@ def run(config: Config, args: argparse.Namespace) -> int:
         print("bgpi run: " + _("the companion page is at {url}").format(url=url), flush=True)
     app.observer = companion
     companion.remote = app.remote_status
+    companion.post = app.events.put  # the dice a phone enters
     try:
         return app.run()
     finally:

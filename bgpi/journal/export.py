@@ -326,7 +326,7 @@ class _Writer:
         """A flag fall cannot be a move: the game stands as played, a comment says it."""
         game = self.games[-1] if self.games else None
         where = f"Game {game.number}, line {(len(game.cells) + 1) // 2}" if game else "Before play"
-        name, other = self.names[record.player], self.names[1 - record.player]
+        name, other = self.names[record.player], self.names[record.player.other]
         then = "overtime given" if record.overtime else f"{other} wins the match on time"
         self.flags.append(f"{where}: {name}'s time ran out; {then}")
 

@@ -59,6 +59,32 @@ class Seat(StrEnum):
 PEOPLE: Final = (Seat.PERSON, Seat.PERSON)
 
 
+class DiceSource(StrEnum):
+    """Where a board's dice come from: rolled by the board (the OS CSPRNG, or commit-reveal
+    with a remote board), thrown by hand and entered (buttons or the phone), or thrown by
+    hand and read from two GoDice (Bluetooth smart dice)."""
+
+    ELECTRONIC = "electronic"
+    ENTERED = "entered"
+    GODICE = "godice"
+
+    @property
+    def physical(self) -> bool:
+        """Whether the players throw dice of their own (which a remote board cannot see)."""
+        return self is not DiceSource.ELECTRONIC
+
+
+ELECTRONIC: Final = DiceSource.ELECTRONIC
+
+
+def _source(value: str) -> DiceSource:
+    """A record's dice source (JSON holds its name); ``ValueError`` naming a wrong one."""
+    try:
+        return DiceSource(value)
+    except ValueError:
+        raise ValueError(f"no dice source {value!r}: {', '.join(DiceSource)}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class MatchStarted(MatchRules):
     """A new match (or money session) under these rules (``length`` 0 is money), between
@@ -69,6 +95,7 @@ class MatchStarted(MatchRules):
     names: tuple[str, str] = ("White", "Black")
     seats: tuple[Seat, Seat] = PEOPLE  # White's, Black's
     clock: ClockRules = NO_CLOCK  # off: a journal from before the clock reads so
+    dice: DiceSource = ELECTRONIC  # a journal from before the choice: the board's dice
 
     def __post_init__(self) -> None:
         MatchRules.__post_init__(self)
@@ -82,6 +109,10 @@ class MatchStarted(MatchRules):
         if len(seats) != 2:
             raise ValueError(f"seats {self.seats!r} are not one per player")
         object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "dice", _source(self.dice))
+        if self.dice.physical and Seat.REMOTE in seats:
+            # No board can vouch for the dice thrown at the other: commit-reveal only.
+            raise ValueError(f"a remote match rolls commit-reveal dice, not {self.dice} dice")
 
     @classmethod
     def of(
@@ -90,9 +121,10 @@ class MatchStarted(MatchRules):
         names: tuple[str, str],
         seats: tuple[Seat, Seat] = PEOPLE,
         clock: ClockRules = NO_CLOCK,
+        dice: DiceSource = ELECTRONIC,
     ) -> MatchStarted:
         values = {f.name: getattr(rules, f.name) for f in fields(MatchRules)}
-        return cls(**values, names=names, seats=seats, clock=clock)
+        return cls(**values, names=names, seats=seats, clock=clock, dice=dice)
 
     def rules(self) -> MatchRules:
         """The match's rules alone."""
@@ -114,8 +146,10 @@ class OpeningDie:
     kind: ClassVar[Kind] = Kind.DIE
     player: Player
     die: int
+    source: DiceSource = ELECTRONIC
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "source", _source(self.source))
         _read_player(self)
 
 
@@ -130,13 +164,16 @@ class OpeningRolled:
 
 @dataclass(frozen=True, slots=True)
 class Rolled:
-    """The player on turn rolled."""
+    """The player on turn rolled (the dice ``source`` says how; a match file only says
+    the dice)."""
 
     kind: ClassVar[Kind] = Kind.ROLL
     player: Player
     dice: tuple[int, int]
+    source: DiceSource = ELECTRONIC
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "source", _source(self.source))
         _read_player(self)
 
 

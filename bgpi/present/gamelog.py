@@ -133,7 +133,7 @@ class GameLog:
         self._say(text, record.player, "play")
 
     def _flag(self, record: FlagFell) -> None:
-        name, other = self.names[record.player], self.names[1 - record.player]
+        name, other = self.names[record.player], self.names[record.player.other]
         if record.overtime:
             line = _("{name}'s time ran out: overtime given")
         else:

@@ -19,10 +19,12 @@ from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold
+from bgpi.table.core import GODICE_FAULT
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
     Choosing,
     Confirm,
+    Entering,
     Forfeited,
     Guided,
     Illegal,
@@ -53,7 +55,8 @@ def scene_of(table: Table) -> Scene:
     )
     scene = SCENES[table.phase](table, common)
     # A backend down outranks everything else the board could say.
-    return replace(scene, alert=Alert.FAULT) if table.faults else scene
+    down = any(source != GODICE_FAULT for source, _message in table.faults)
+    return replace(scene, alert=Alert.FAULT) if down else scene
 
 
 def prompts_of(table: Table) -> tuple[Prompt, ...]:
@@ -108,6 +111,21 @@ def _rolling(table: Table, scene: Scene) -> Scene:
     at = table.at
     assert isinstance(at, Rolling)
     return _guidance(table, replace(scene, dice=(), dice_left=()))
+
+
+def _entering(table: Table, scene: Scene) -> Scene:
+    """Dice thrown by hand, being entered: the dice pixels of the player whose roll it is
+    show the die stepped now (the first of two as an opening die shows, the second beside
+    the first, which shows as played)."""
+    at = table.at
+    assert isinstance(at, Entering)
+    if at.entered:
+        dice = (at.entered[0], at.shown)
+        return replace(scene, turn=at.player, dice=dice, dice_left=(at.shown,))
+    shown = tuple(
+        at.shown if player == at.player else die for player, die in enumerate(table.opening)
+    )
+    return replace(scene, dice=(), dice_left=(), opening_dice=(shown[0], shown[1]))
 
 
 def _doubled(table: Table, scene: Scene) -> Scene:
@@ -239,7 +257,7 @@ def _choosing(table: Table, scene: Scene) -> Scene:
     then in the order ROLL steps through them), both on a 25-pixel gauge."""
     at = table.at
     assert isinstance(at, Choosing)
-    value = value_of(at.draft, at.option)
+    value = value_of(at.draft, at.option, at.dice)
     if at.option is Option.LIMIT:
         value = value.bit_length() - 1
     number = options_of(at.draft).index(at.option) + 1
@@ -267,6 +285,7 @@ SCENES: Final[dict[Phase, Callable[[Table, Scene], Scene]]] = {
     Phase.OPENING: _opening,
     Phase.BEFORE_ROLL: _before_roll,
     Phase.ROLLING: _rolling,
+    Phase.ENTERING: _entering,
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,

@@ -13,7 +13,7 @@ from typing import Final
 
 from bgpi.base.i18n import N_, _
 from bgpi.base.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE, Zone
-from bgpi.journal.records import Seat
+from bgpi.journal.records import ELECTRONIC, DiceSource, Seat
 from bgpi.lights.scene import Meaning
 from bgpi.rules import MatchRules
 from bgpi.rules.result import GameResult
@@ -31,6 +31,7 @@ PHASES: Final = {
     Phase.OPENING: N_("opening"),
     Phase.BEFORE_ROLL: N_("before roll"),
     Phase.ROLLING: N_("rolling"),
+    Phase.ENTERING: N_("entering the dice"),
     Phase.DOUBLED: N_("doubled"),
     Phase.MOVING: N_("moving"),
     Phase.CONFIRM: N_("confirm"),
@@ -44,6 +45,19 @@ PHASES: Final = {
     Phase.MATCH_OVER: N_("match over"),
 }
 """The table's phases as ``bgpi status`` names them (in English, the enum's own words)."""
+
+DICE_SOURCES: Final = {
+    DiceSource.ELECTRONIC: N_("the board's"),
+    DiceSource.ENTERED: N_("your own, entered"),
+    DiceSource.GODICE: N_("GoDice"),
+}
+"""Where the dice come from, as the page says it ("dice: your own, entered")."""
+
+REMOTE_DICE: Final = N_(
+    "A remote match rolls the boards' fair commit-reveal dice: no board can vouch for the"
+    " dice thrown at the other."
+)
+"""Why a remote match refuses dice thrown by hand (the log and the page say it)."""
 
 SEATS: Final = {Seat.PERSON: N_("person"), Seat.ENGINE: N_("engine"), Seat.REMOTE: N_("remote")}
 
@@ -60,6 +74,7 @@ OPTIONS: Final = {
     Option.BEAVER: N_("beavers"),
     Option.AUTOMATIC: N_("automatic doubles"),
     Option.LIMIT: N_("cube limit"),
+    Option.DICE: N_("dice"),
 }
 
 MEANINGS: Final = {
@@ -117,10 +132,13 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def option_words(draft: MatchRules, option: Option) -> str:
+def option_words(draft: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> str:
     """An option's value as the page says it: the match's kind for the length, on or off
-    for a rule, the number for automatic doubles and the cube limit."""
-    value = value_of(draft, option)
+    for a rule, the number for automatic doubles and the cube limit, where the dice
+    (``dice``) come from."""
+    value = value_of(draft, option, dice)
+    if option is Option.DICE:
+        return _(DICE_SOURCES[dice])
     if option is Option.LENGTH:
         return match_words(value)
     if option in _NUMBERS:
@@ -128,13 +146,13 @@ def option_words(draft: MatchRules, option: Option) -> str:
     return _("on") if value else _("off")
 
 
-def option_phrase(draft: MatchRules, option: Option) -> str:
+def option_phrase(draft: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> str:
     """The option shown and its value, as the status line names it: the length as the
     match's kind (``a 5-point match``, ``money play``), a rule or a number after its name
     (``Crawford rule on``, ``cube limit 64``)."""
     if option is Option.LENGTH:
         return match_words(draft.length)
-    value = option_words(draft, option)
+    value = option_words(draft, option, dice)
     return _("{option} {value}").format(option=_(OPTIONS[option]), value=value)
 
 

@@ -14,6 +14,7 @@ or doubles."
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Final
 
 from bgpi.base.i18n import _, ngettext
@@ -37,13 +38,18 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table.buttons import SEAT_WORDS, illegal_refused
-from bgpi.table.phases import Choosing
+from bgpi.table.core import GODICE_FAULT
+from bgpi.table.phases import Choosing, Entering
 
 
 def status(table: Table, scene: Scene) -> str:
     """One line saying what the table waits for: the phase's sentence around what each button
     does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, a backend
     that stopped answering."""
+    lost = [message for source, message in table.faults if source == GODICE_FAULT]
+    if lost and len(lost) == len(table.faults):  # GoDice only: entered dice meanwhile
+        line = _("{lost}: enter the dice with the buttons until it is back.")
+        return f"{line.format(lost=lost[0])} {status(replace(table, faults=()), scene)}"
     if table.faults:
         source, message = table.faults[0]
         fault = _(
@@ -143,9 +149,23 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     )
 
 
+def _entering(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at = table.at
+    assert isinstance(at, Entering)
+    name = _names(table)[at.player]
+    if at.count == 1:
+        line = _("{name}'s opening die, thrown by hand, is entered: it shows {value}.")
+    elif at.entered:
+        line = _("{name}'s dice, thrown by hand, are entered: {first} and {value}.")
+    else:
+        line = _("{name}'s dice, thrown by hand, are entered: the first shows {value}.")
+    line = line.format(name=name, value=at.shown, first=at.entered[0] if at.entered else 0)
+    return f"{line} {capitalized(either(words))}." if words else line
+
+
 def _doubled(table: Table, scene: Scene, words: Sequence[str]) -> str:
     turn = _turn(table)
-    name, other = _names(table)[turn], _names(table)[1 - turn]
+    name, other = _names(table)[turn], _names(table)[turn.other]
     line = _("{name} doubles: {other} {choices}.")
     return line.format(name=name, other=other, choices=either(words))
 
@@ -202,7 +222,7 @@ def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
     worth = ngettext("a {level} ({points} point)", "a {level} ({points} points)", points).format(
         level=level, points=points
     )
-    name, other = _names(table)[turn], _names(table)[1 - turn]
+    name, other = _names(table)[turn], _names(table)[turn.other]
     if isinstance(at, Resigning):
         line = _("{name} resigns {worth}? {choices}.")
         return line.format(name=name, worth=worth, choices=", ".join(words))
@@ -213,7 +233,7 @@ def _resigning(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at, turn = table.at, _turn(table)
     assert isinstance(at, Illegal)
-    name, other = _names(table)[turn], _names(table)[1 - turn]
+    name, other = _names(table)[turn], _names(table)[turn.other]
     line = _("{name} ended the turn on an illegal play (it blinks): {other} {choices}.").format(
         name=name, other=other, choices=either(words)
     )
@@ -228,7 +248,7 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
-    shown = option_phrase(at.draft, at.option)
+    shown = option_phrase(at.draft, at.option, at.dice)
     seat = _waited(table)
     if seat is not None:  # no person here: a seat starts the match as shown
         line = _("The next match: {option}. {name} {choices}.")
@@ -282,6 +302,7 @@ SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.OPENING: _opening,
     Phase.BEFORE_ROLL: _before_roll,
     Phase.ROLLING: _rolling,
+    Phase.ENTERING: _entering,
     Phase.DOUBLED: _doubled,
     Phase.MOVING: _moving,
     Phase.CONFIRM: _confirm,

@@ -23,7 +23,7 @@ from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import MatchStarted, OpeningDie, Played, Record, Rolled
 from bgpi.journal.store import Journal
 from bgpi.remote.commands import broker_of
-from bgpi.remote.demo import ExchangedDice, RemoteGame, seats_of
+from bgpi.remote.demo import ExchangedDice, RemoteGame, seated
 from bgpi.remote.forfeit import settle, told
 from bgpi.remote.hands import UnmadeIntentError, decided
 from bgpi.remote.link import Link, MatchForfeitedError, MatchPausedError, SilenceError
@@ -266,7 +266,7 @@ def open_link(
     """The link of a real board's journal to the other board: a new remote match is started
     in the journal (with the other side seated as the remote board) until its first message
     is logged; after that the journal's match is resumed. ``stack`` closes both."""
-    match = replace(match, seats=seats_of(game.side))
+    match = seated(match, game.side)
     messages = stack.enter_context(MessageLog(log_path(state_dir, game.pairing, game.side)))
     records = journal.records() if journal.matches() else []
     if messages.empty and records != [match]:

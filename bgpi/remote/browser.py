@@ -23,7 +23,7 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.present.phrases import SIDES
 from bgpi.remote.board import RemoteSeat, RemoteStatus
-from bgpi.remote.demo import RemoteGame, remote_board, seats_of
+from bgpi.remote.demo import RemoteGame, remote_board, seated
 from bgpi.remote.hands import make
 from bgpi.remote.link import Link
 from bgpi.remote.turns import decider
@@ -101,7 +101,7 @@ def run_remote_sim(
     state_dir: Path,
 ) -> int:
     """Serve the page of this board's seat until the match is over or Ctrl-C."""
-    match = replace(match, seats=seats_of(game.side))
+    match = seated(match, game.side)
     with ExitStack() as stack:
         sim, link = stack.enter_context(remote_board(game, match, state_dir))
         if sim.phase is Phase.SETUP:

@@ -19,8 +19,10 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bgpi.base.i18n import _
 from bgpi.base.words import WHITE, Player
-from bgpi.journal.records import MatchStarted, OpeningDie, Record, Rolled, Seat
+from bgpi.journal.records import ELECTRONIC, MatchStarted, OpeningDie, Record, Rolled, Seat
+from bgpi.present.phrases import REMOTE_DICE
 from bgpi.present.printer import Printer
 from bgpi.remote.broker import Broker
 from bgpi.remote.forfeit import settle, told
@@ -54,6 +56,15 @@ class RemoteGame:
 def seats_of(side: Player) -> tuple[Seat, Seat]:
     """My seat is the person at this board; the other is the remote board's."""
     return (Seat.PERSON, Seat.REMOTE) if side == WHITE else (Seat.REMOTE, Seat.PERSON)
+
+
+def seated(match: MatchStarted, side: Player) -> MatchStarted:
+    """``match`` as this board plays it against a remote board on ``side``: my seat the
+    person here, the other the remote board's, and the dice commit-reveal (the log says why
+    if dice thrown by hand were chosen)."""
+    if match.dice.physical:
+        logging.getLogger("bgpi").warning("%s", _(REMOTE_DICE))
+    return replace(match, seats=seats_of(side), dice=ELECTRONIC)
 
 
 class ExchangedDice:
@@ -141,7 +152,7 @@ def play_remote(
     say: Callable[[str], None] = print,
 ) -> SimTable:
     """Play this board's seat until the match is over; ``MatchPausedError`` if it pauses."""
-    match = replace(match, seats=seats_of(game.side))
+    match = seated(match, game.side)
     with remote_board(game, match, state_dir) as (sim, link):
         say(f"{side_name(game.side)} at {game.broker}, room {game.pairing.room[:8]}")
         printer = Printer(sim.table, sim.driver.log, say)

@@ -50,6 +50,7 @@ from bgpi.table import (
     Chosen,
     Decided,
     DecisionRequest,
+    DiceRolled,
     Hinted,
     HintRequest,
     Phase,
@@ -202,7 +203,7 @@ class App:
         # and says STOPPING; anywhere else $NOTIFY_SOCKET is unset and it does nothing.
         self.notifier = notifier if notifier is not None else Notifier.from_environment()
         self.stop = threading.Event()
-        self.events: queue.Queue[Event | Answer] = queue.Queue()
+        self.events: queue.Queue[Event | Answer | DiceRolled] = queue.Queue()
         self.driver: Driver | None = None
         self.worker: EngineWorker | None = None
         self.analyst: Analyst | None = None
@@ -299,11 +300,11 @@ class App:
 
         return open_engines(seats, say=log.warning, timeout=self.config.seats.timeout_s)
 
-    def _take(self, driver: Driver, event: Event | Answer) -> None:
+    def _take(self, driver: Driver, event: Event | Answer | DiceRolled) -> None:
         """An event from the queue to the table: a backend's converted at the edge, an
         engine's answer as it is."""
         taken: TableEvent
-        if isinstance(event, Decided | Chosen | Hinted):
+        if isinstance(event, Decided | Chosen | Hinted | DiceRolled):  # a phone's dice, too
             taken = event
         else:
             taken = table_event(event, driver.geometry)

@@ -29,6 +29,10 @@ Sections and keys (defaults in brackets)::
                delay, or the per-move limit), overtime_s [0] (given once when a flag falls;
                0: a fall loses the match): the match's clock
     [players]  white ["White"], black ["Black"], site ["bgpi"] (the .mat's [Site] line)
+    [dice]     source ["electronic"] (electronic | entered): the board rolls, or the players
+               throw their own dice and enter them (buttons, phone); the players may choose
+               again between matches (a remote match always rolls the boards' commit-reveal
+               dice); godice is not wired in yet
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
                analyse [true]: gnubg rates each game as it ends (where it is installed);
@@ -57,6 +61,7 @@ import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from enum import Enum
 from pathlib import Path
 from typing import Any, Final
 
@@ -68,7 +73,7 @@ from bgpi.base.words import PLAYERS, Player
 from bgpi.hal.neopixel import pixel_order_error
 from bgpi.hal.pins import PinMap, buzzer_pin_error, led_pin_error
 from bgpi.hal.registry import Kind, names
-from bgpi.journal.records import MatchStarted, Seat
+from bgpi.journal.records import ELECTRONIC, DiceSource, MatchStarted, Seat
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.rules import MatchRules
@@ -144,6 +149,17 @@ class RulesConfig:
     automatic_doubles: int = 0
     cube_limit: int = 64
     demand_correction: bool = False  # never let an illegal play be accepted (beginners)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceConfig:
+    """Where the dice come from, until the players choose otherwise at the board."""
+
+    source: DiceSource = ELECTRONIC
+
+    def __post_init__(self) -> None:
+        if self.source is DiceSource.GODICE:  # read (bgpi.hal.godice), not yet wired in
+            raise ValueError(_("godice dice are not read by the board yet: electronic or entered"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +297,7 @@ class Config:
     rules: RulesConfig = field(default_factory=RulesConfig)
     players: PlayersConfig = field(default_factory=PlayersConfig)
     seats: SeatsConfig = field(default_factory=SeatsConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)
     state: StateConfig = field(default_factory=StateConfig)
     web: WebConfig = field(default_factory=WebConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
@@ -318,7 +335,7 @@ class Config:
         )
         names = (self.players.white, self.players.black)
         clock = self.clock.rules() if r.length else NO_CLOCK
-        return MatchStarted.of(rules, names, self.seats.chosen(), clock)
+        return MatchStarted.of(rules, names, self.seats.chosen(), clock, self.dice.source)
 
     def network(self) -> tuple[Network, str]:
         """What of the network this config needs, and the key that asks for the most."""
@@ -393,6 +410,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "rules": RulesConfig,
     "players": PlayersConfig,
     "seats": SeatsConfig,
+    "dice": DiceConfig,
     "state": StateConfig,
     "web": WebConfig,
     "display": DisplayConfig,
@@ -525,6 +543,12 @@ def _section(source: str, name: str, values: Any) -> Any:
 
 def _value(source: str, where: str, key: tuple[str, str], value: Any, default: Any) -> Any:
     expected = _OPTIONAL.get(key, type(default))
+    if isinstance(default, Enum) and isinstance(value, str):
+        choices = tuple(member.value for member in type(default))
+        if value not in choices:
+            why = _("is {value}, expected one of {choices}")
+            raise ConfigError(source, where, why.format(value=repr(value), choices=choices))
+        return type(default)(value)
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if type(value) is not expected:

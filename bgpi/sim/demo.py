@@ -173,6 +173,8 @@ def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say 
         sim.setup()
     elif phase is Phase.CHOOSING:
         _start_match(sim, say)
+    elif phase is Phase.ENTERING:
+        sim.enter(sim.throw())  # dice thrown by hand (from the seed), entered with the buttons
     elif phase is Phase.OPENING:
         for colour in PLAYERS:
             if sim.table.opening[colour] is None and colour not in sim.seats:

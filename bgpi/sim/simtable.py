@@ -29,17 +29,22 @@ from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.service.driver import Driver, Journal, MemoryJournal
 from bgpi.service.edge import table_event
 from bgpi.service.resume import complete
+from bgpi.sim.entering import gestures
 from bgpi.table import (
     LONG_PRESS,
     Chosen,
     Decided,
     DecisionRequest,
+    Entering,
     Hinted,
     HintRequest,
+    Hold,
     Phase,
     Table,
     TableConfig,
 )
+from bgpi.table.buttons import enterer
+from bgpi.table.errors import TableError
 from bgpi.table.seats import SeatAnswer, answered
 
 TICK = 0.005  # the harness's time step: finer than the settle time
@@ -257,6 +262,25 @@ class SimTable:
 
     def cube(self, player: Player) -> None:
         self.press(player, CUBE)
+
+    def enter(self, dice: tuple[int, ...]) -> None:
+        """Enter ``dice`` thrown by hand, with the buttons of whoever enters them (the
+        fewest presses: :mod:`bgpi.sim.entering`)."""
+        player = enterer(self.table)
+        if player is None:
+            raise TableError(f"no dice are entered in phase {self.phase.value}")
+        held = self.table.config.long_press + 0.2
+        for button, hold in gestures(dice):
+            self.press(player, button, hold=held if hold is Hold.HELD else 0.05)
+
+    def throw(self) -> tuple[int, ...]:
+        """The dice the hands throw for the roll being entered, from the seeded dice (so
+        a resumed match throws on as the board's dice would have rolled)."""
+        at = self.table.at
+        if not isinstance(at, Entering):
+            raise TableError(f"no dice are thrown in phase {self.phase.value}")
+        dice = self.driver.dice
+        return dice.roll() if at.count == 2 else (dice.die(),)
 
     # -- hands, in the mover's numbering ------------------------------------------------
 

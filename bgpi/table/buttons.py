@@ -18,15 +18,26 @@ then; a press with no row does nothing, and a ROLL refused while moving says why
 (:func:`bgpi.sensing.mistakes.refusal`).
 
 In "leads to", *before* is the phase before rolling and *over* is game over or match over
-(a play or a resignation that wins the match).
+(a play or a resignation that wins the match); *entering* is where dice thrown by hand are
+entered (the match's dice are the players' own). The *enterer* is the player whose roll it
+is, or, where that seat is not a person here (the computer's roll), the person who throws
+its dice.
 
 ========== ========= ====== ===== ========================== ============= =====================
 phase      player    button hold  intent                     leads to      when
 ========== ========= ====== ===== ========================== ============= =====================
 opening    either    ROLL   short roll my opening die        opening,      not rolled yet
+                                                             moving,
+                                                             entering
+before     on roll   ROLL   short roll                       moving,       the board shows the
+                                                             entering      position (a person's)
+entering   enterer   CUBE   short the die shown: next value  entering
+entering   enterer   CUBE   held  the die shown: the value     entering
+                                  before
+entering   enterer   ROLL   short take the die shown         entering,
+                                                             opening,
                                                              moving
-before     on roll   ROLL   short roll                       moving        the board shows the
-                                                                           position (a person's)
+entering   enterer   ROLL   held  take it as a double        moving        the first of two dice
 before     on roll   CUBE   short double                     doubled       the rules allow it
                                                                            (and the board, as
                                                                            ROLL)
@@ -49,7 +60,8 @@ moving     on roll   CUBE   held  choose a resignation       resigning
 moving     on roll   ROLL   held  hint: gnubg's play, lit    moving        hints on for the seat,
                                                                            no checker moved yet,
                                                                            a move to make
-illegal    the other ROLL   short accept the play, and roll  moving        the board can be read
+illegal    the other ROLL   short accept the play, and roll  moving,       the board can be read
+                                                             entering
 illegal    the other CUBE   short demand the correction      moving
 resigning  on roll   ROLL   short offer the level shown      offered
 resigning  on roll   CUBE   short show the next level        resigning
@@ -88,7 +100,7 @@ from bgpi.lights.scene import Meaning
 from bgpi.rules.errors import IllegalCubeActionError
 from bgpi.sensing.tracker import Kind
 from bgpi.table.board import shows
-from bgpi.table.phases import Guided, Illegal, Moving, Phase
+from bgpi.table.phases import Entering, Guided, Illegal, Moving, Phase
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -100,6 +112,7 @@ class Who(Enum):
     EITHER = "either player"
     ON_ROLL = "the player on roll"
     OTHER = "the other player"
+    ENTERER = "the player entering the dice"
 
 
 class Hold(Enum):
@@ -134,6 +147,10 @@ class Intent(Enum):
     START_MATCH = "start the match chosen"
     MOVE_MADE = "the lit move is made"
     HINT = "ask the engine for a hint"
+    NEXT_FACE = "the die shown: next value"
+    PREVIOUS_FACE = "the die shown: the value before"
+    TAKE_DIE = "take the die shown"
+    TAKE_DOUBLET = "take the die shown as a doublet"
 
 
 SEAT_WORDS: Final = {
@@ -267,6 +284,24 @@ def _play_hint(table: Table, player: Player) -> bool:
     return not at.tracker.node(0).complete
 
 
+def enterer(table: Table) -> Player | None:
+    """Who enters the dice thrown by hand (None when none are being entered): the player
+    whose roll it is, or, if that seat is not a person here, the person who throws them
+    (against the computer, the person rolls the computer's dice too)."""
+    at = table.at
+    if not isinstance(at, Entering):
+        return None
+    roller = Player(at.player)
+    if table.seats[roller] is not Seat.PERSON and table.seats[roller.other] is Seat.PERSON:
+        return roller.other
+    return roller
+
+
+def _first_of_two(table: Table, player: Player) -> bool:
+    at = table.at
+    return isinstance(at, Entering) and at.count == 2 and not at.entered
+
+
 def _readable(table: Table, player: Player) -> bool:
     return isinstance(table.at, Illegal) and table.at.after is not None
 
@@ -281,12 +316,21 @@ P = Phase
 OVER: Final = (P.GAME_OVER, P.MATCH_OVER)
 TURN: Final = (P.BEFORE_ROLL, P.MOVING)
 NEW_GAME: Final = (P.SETUP, P.OPENING)
+ROLLED: Final = (P.MOVING, P.ENTERING)  # the dice rolled, or (thrown by hand) being entered
 
 ROWS: Final = (
-    Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, (P.OPENING, P.MOVING),
+    Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, (P.OPENING, *ROLLED),
         Meaning.ROLL, N_("presses ROLL"), _opening_die_due),
-    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, (P.MOVING,),
+    Row(P.BEFORE_ROLL, Who.ON_ROLL, ROLL, S, Intent.ROLL, ROLLED,
         Meaning.ROLL, N_("rolls (ROLL)"), _board_ready),
+    Row(P.ENTERING, Who.ENTERER, CUBE, S, Intent.NEXT_FACE, (P.ENTERING,),
+        Meaning.CHANGE, N_("CUBE steps the die shown")),
+    Row(P.ENTERING, Who.ENTERER, CUBE, H, Intent.PREVIOUS_FACE, (P.ENTERING,),
+        Meaning.NEXT, N_("hold CUBE to step back")),
+    Row(P.ENTERING, Who.ENTERER, ROLL, S, Intent.TAKE_DIE, (P.ENTERING, P.OPENING, P.MOVING),
+        Meaning.CONFIRM, N_("ROLL keeps it")),
+    Row(P.ENTERING, Who.ENTERER, ROLL, H, Intent.TAKE_DOUBLET, (P.MOVING,),
+        Meaning.CONFIRM, N_("hold ROLL: both dice alike"), _first_of_two),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, (P.DOUBLED,),
         Meaning.DOUBLE, N_("doubles (CUBE)"), _may_double),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, (P.RESIGNING,),
@@ -311,7 +355,7 @@ ROWS: Final = (
         Meaning.ACKNOWLEDGE, N_("ROLL to pass"), _cannot_move),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN_ILLEGAL, (P.ILLEGAL,),
         Meaning.END_TURN, N_("ROLL ends the turn as it stands"), _illegal_may_end),
-    Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, (P.MOVING,),
+    Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, ROLLED,
         Meaning.ACCEPT, N_("accepts it by rolling (ROLL)"), _readable),
     Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, (P.MOVING,),
         Meaning.DECLINE, N_("demands the correction (CUBE)")),
@@ -354,6 +398,9 @@ def _whose(row: Row, table: Table) -> tuple[Player, ...]:
     turn = table.match.turn
     if row.who is Who.EITHER:
         return PLAYERS
+    if row.who is Who.ENTERER:
+        entering = enterer(table)
+        return () if entering is None else (entering,)
     if turn is None:
         return ()
     return (turn,) if row.who is Who.ON_ROLL else (turn.other,)
@@ -371,7 +418,8 @@ def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[Player
         for row in ROWS
         if row.phase is table.phase
         for player in _whose(row, table)
-        if (not people_only or table.seats[player] is Seat.PERSON) and row.when(table, player)
+        if (not people_only or table.seats[player] is Seat.PERSON or row.who is Who.ENTERER)
+        and row.when(table, player)
     )
 
 

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field, replace
 from bgpi.base.i18n import _
 from bgpi.base.words import ROLL, ButtonName, Player
 from bgpi.journal.records import (
+    ELECTRONIC,
     PEOPLE,
+    DiceSource,
     GameEnded,
     GameStarted,
     MatchStarted,
@@ -46,10 +48,11 @@ from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table import guided, intents
 from bgpi.table.board import diff_of, white_view
-from bgpi.table.buttons import Hold, Intent, rows_of
+from bgpi.table.buttons import Hold, Intent, enterer, rows_of
 from bgpi.table.errors import TableError
 from bgpi.table.events import (
     DiceDrawing,
+    DiceRequest,
     DiceRolled,
     Event,
     Fault,
@@ -65,6 +68,7 @@ from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
     Confirm,
+    Entering,
     Guided,
     Illegal,
     Moving,
@@ -108,6 +112,7 @@ class Table:
     faults: tuple[tuple[str, str], ...] = ()  # backends down now: (source, what happened)
     hint: Hinted | None = None  # the engine's hint a person asked for, while its moment lasts
     clock: Clock | None = None  # a match played on the clock (bgpi.table.timing)
+    dice: DiceSource = ELECTRONIC  # the match's: where its dice come from
 
     # -- building ---------------------------------------------------------------------------
 
@@ -120,6 +125,7 @@ class Table:
             names=record.names,
             seats=record.seats,
             settle=SettleFilter(config.settle),
+            dice=record.dice,
         )
         return table.apply(record)
 
@@ -134,8 +140,9 @@ class Table:
             Match.new(defaults.rules()),
             names=defaults.names,
             seats=defaults.seats,
-            at=Choosing(defaults.rules(), clock=defaults.clock),
+            at=Choosing(defaults.rules(), clock=defaults.clock, dice=defaults.dice),
             settle=SettleFilter(config.settle),
+            dice=defaults.dice,
         )
 
     @classmethod
@@ -160,7 +167,7 @@ class Table:
     @property
     def opening(self) -> tuple[int | None, int | None]:
         """Each player's opening die rolled so far."""
-        at = self.at.back if isinstance(self.at, Rolling) else self.at
+        at = self.at.back if isinstance(self.at, Rolling | Entering) else self.at
         return at.dice if isinstance(at, Opening) else (None, None)
 
     @property
@@ -298,26 +305,57 @@ class Table:
             records.append(GameEnded(mover, int(result), points))
         return self.decide(*records)
 
+    @property
+    def entered_dice(self) -> bool:
+        """Whether a roll now is thrown by hand and entered here: the match's dice are
+        entered, or its GoDice are down (a die gone or its battery low) until they are back."""
+        godice_down = any(source == GODICE_FAULT for source, _message in self.faults)
+        return self.dice is DiceSource.ENTERED or (self.dice is DiceSource.GODICE and godice_down)
+
+    def roll_for(self, player: Player, count: int, step: Step | None = None) -> Step:
+        """``step`` (default: none yet) with the dice ``player`` rolls now (``count``: one in
+        the opening roll): asked of the shell, or, thrown by hand, entered here."""
+        step = step or Step(self)
+        table, at = step.table, step.table.at
+        if table.entered_dice and isinstance(at, Opening | BeforeRoll):
+            return replace(step, table=replace(table, at=Entering(player, count, at)))
+        return replace(step, dice=DiceRequest(player, count))
+
     def _dice_event(self, event: DiceRolled | DiceDrawing) -> Step:
         if isinstance(event, DiceRolled):
-            return self._dice(event.player, event.dice)
+            at = self.at
+            if event.source is DiceSource.ENTERED and (
+                not isinstance(at, Entering)
+                or (at.player, at.count) != (event.player, len(event.dice))
+            ):
+                # Entered on a phone as the buttons entered them: the board's came first.
+                return Step(self, refused="the dice entered on the page are not the roll entered")
+            return self.rolled(event.player, event.dice, event.source)
         at = self.at  # the dice asked for come later, drawn with another board
         if not isinstance(at, Opening | BeforeRoll):
             raise TableError(f"dice for player {event.player} drawn in phase {self.phase.value}")
         return Step(replace(self, at=Rolling(event.player, event.count, at)))
 
-    def _dice(self, player: Player, dice: tuple[int, ...]) -> Step:
-        if isinstance(self.at, Rolling):  # drawn with another board: they came
-            return replace(self, at=self.at.back)._dice(player, dice)
+    def rolled(
+        self, player: Player, dice: tuple[int, ...], source: DiceSource = ELECTRONIC
+    ) -> Step:
+        """``player``'s dice, from ``source``, journaled as the phase asked for them."""
+        at = self.at
+        if isinstance(at, Entering) and at.player != player:
+            raise TableError(f"dice for player {player} entered for player {at.player}'s roll")
+        if isinstance(at, Rolling | Entering):  # they came: drawn elsewhere, or entered
+            return replace(self, at=at.back).rolled(player, dice, source)
+        if any(not 1 <= die <= 6 for die in dice):
+            raise TableError(f"dice {dice} are not 1 to 6")
         if self.phase is Phase.OPENING and len(dice) == 1:
-            record = OpeningDie(player, dice[0])
+            record = OpeningDie(player, dice[0], source)
             table = self.apply(record)
             white, black = table.opening
             if white is not None and black is not None:
                 return chain(Step(table, (record,)), table.decide(OpeningRolled(white, black)))
             return Step(table, (record,))
         if self.phase is Phase.BEFORE_ROLL and player == self.match.turn and len(dice) == 2:
-            return self.decide(Rolled(player, (dice[0], dice[1])))
+            return self.decide(Rolled(player, (dice[0], dice[1]), source))
         raise TableError(f"dice {dice} were not asked for in phase {self.phase.value}")
 
     def _hinted(self, event: Hinted) -> Step:
@@ -332,7 +370,7 @@ class Table:
 
     def _button(self, event: Press) -> Step:
         player, button = event.player, event.button
-        if self.seats[player] is not Seat.PERSON:
+        if self.seats[player] is not Seat.PERSON and player != enterer(self):
             return Step(self)  # that seat decides for itself: its buttons here do nothing
         if event.pressed:
             rows = rows_of(self, player, button)
@@ -394,6 +432,10 @@ class Table:
     def board_ok(self) -> bool:
         diff = self.board_diff()
         return diff is not None and diff.ok
+
+
+GODICE_FAULT = "godice"
+"""The source of a GoDice pair's fault (a die disconnected, or its battery low)."""
 
 
 def _forget_stale_hint(step: Step) -> Step:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bgpi.base.words import ButtonName, Player, check_colour
-from bgpi.journal.records import Record
+from bgpi.journal.records import ELECTRONIC, DiceSource, Record
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import ClockRules
 from bgpi.sensing.board import Observation
@@ -50,11 +50,13 @@ class Press:
 
 @dataclass(frozen=True, slots=True)
 class DiceRolled:
-    """The dice the shell rolled for ``player`` when a step asked for them."""
+    """The dice the shell rolled for ``player`` when a step asked for them, or those a
+    person entered on the page while the table waits for them (``source`` says which)."""
 
     player: Player
     dice: tuple[int, ...]
     t: float
+    source: DiceSource = ELECTRONIC
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "player", check_colour(self.player, "player"))

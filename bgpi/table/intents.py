@@ -17,6 +17,7 @@ from bgpi.base.words import Player
 from bgpi.journal.records import (
     Cube,
     CubeAction,
+    DiceSource,
     GameEnded,
     GameStarted,
     IllegalAccepted,
@@ -24,22 +25,24 @@ from bgpi.journal.records import (
     Record,
     ResignAnswered,
     ResignOffered,
+    Seat,
 )
 from bgpi.rules import GameResult, Position, game_result
 from bgpi.rules.clock import NO_CLOCK
 from bgpi.sensing.tracker import TurnTracker
 from bgpi.table.buttons import Intent
 from bgpi.table.errors import TableError
-from bgpi.table.events import DiceRequest, Step, chain
+from bgpi.table.events import Step, chain
 from bgpi.table.guided import move_made
 from bgpi.table.hints import HintRequest, kind_of, moment_of
 from bgpi.table.illegal import read_illegal
-from bgpi.table.options import next_value, options_of
+from bgpi.table.options import Option, next_source, next_value, options_of
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
     Confirm,
     Doubled,
+    Entering,
     GameOver,
     Guided,
     Illegal,
@@ -81,11 +84,32 @@ def intend(table: Table, player: Player, intent: Intent) -> Step:
 
 
 def _opening_roll(table: Table, at: Opening, player: Player) -> Step:
-    return Step(table, dice=DiceRequest(player, 1))
+    return table.roll_for(player, 1)
 
 
 def _roll(table: Table, at: BeforeRoll, player: Player) -> Step:
-    return Step(table, dice=DiceRequest(player, 2))
+    return table.roll_for(player, 2)
+
+
+def _next_face(table: Table, at: Entering, player: Player) -> Step:
+    return Step(replace(table, at=replace(at, shown=at.shown % 6 + 1)))
+
+
+def _previous_face(table: Table, at: Entering, player: Player) -> Step:
+    return Step(replace(table, at=replace(at, shown=(at.shown - 2) % 6 + 1)))
+
+
+def _take_die(table: Table, at: Entering, player: Player) -> Step:
+    """The die shown taken; the next starts from its value (entering the lower die first,
+    the higher is a few steps on), and the last completes the roll."""
+    entered = (*at.entered, at.shown)
+    if len(entered) < at.count:
+        return Step(replace(table, at=replace(at, entered=entered)))
+    return table.rolled(at.player, entered, DiceSource.ENTERED)
+
+
+def _take_doublet(table: Table, at: Entering, player: Player) -> Step:
+    return table.rolled(at.player, (at.shown, at.shown), DiceSource.ENTERED)
 
 
 def _double(table: Table, at: BeforeRoll, player: Player) -> Step:
@@ -172,7 +196,7 @@ def _accept_illegal(table: Table, at: Illegal, player: Player) -> Step:
         raise TableError("an illegal play the switches cannot read cannot be accepted")
     accepted = table.decide(IllegalAccepted(player.other, at.after.id()))
     # The rule: the opponent accepts an illegal play by rolling.
-    return replace(accepted, dice=DiceRequest(player, 2))
+    return accepted.table.roll_for(player, 2, accepted)
 
 
 def _demand_correction(table: Table, at: Illegal, player: Player) -> Step:
@@ -183,7 +207,8 @@ def _next_game(table: Table, at: GameOver | MatchOver, player: Player) -> Step:
     if isinstance(at, MatchOver):
         draft = table.config.next_match or table.match.rules
         last = table.clock.rules if table.clock is not None else NO_CLOCK
-        return Step(replace(table, at=Choosing(draft, clock=table.config.next_clock or last)))
+        chosen = Choosing(draft, clock=table.config.next_clock or last, dice=table.dice)
+        return Step(replace(table, at=chosen))
     return _set_up(replace(table, at=Setup(), position=Position.initial()))
 
 
@@ -197,6 +222,9 @@ def _set_up(table: Table, *records: Record) -> Step:
 
 
 def _next_value(table: Table, at: Choosing, player: Player) -> Step:
+    if at.option is Option.DICE:
+        dice = next_source(at.dice, remote=Seat.REMOTE in table.seats)
+        return Step(replace(table, at=replace(at, dice=dice)))
     return Step(replace(table, at=replace(at, draft=next_value(at.draft, at.option))))
 
 
@@ -208,7 +236,7 @@ def _next_option(table: Table, at: Choosing, player: Player) -> Step:
 
 def _start_match(table: Table, at: Choosing, player: Player) -> Step:
     clock = at.clock if at.draft.length else NO_CLOCK  # money play has no clock
-    return _set_up(table, MatchStarted.of(at.draft, table.names, table.seats, clock))
+    return _set_up(table, MatchStarted.of(at.draft, table.names, table.seats, clock, at.dice))
 
 
 def _ask_hint(table: Table, at: BeforeRoll | Doubled | Moving, player: Player) -> Step:
@@ -246,4 +274,8 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.START_MATCH: On(Choosing, _start_match),
     Intent.MOVE_MADE: On(Guided, move_made),
     Intent.HINT: _HINT,
+    Intent.NEXT_FACE: On(Entering, _next_face),
+    Intent.PREVIOUS_FACE: On(Entering, _previous_face),
+    Intent.TAKE_DIE: On(Entering, _take_die),
+    Intent.TAKE_DOUBLET: On(Entering, _take_doublet),
 }

@@ -3,7 +3,9 @@ button steps through them, and what the lights and the page say of each.
 
 Lengths come odd first (1, 3, ... 25, then 2, 4, ... 24) after money play (0), the usual
 match lengths being odd. Money play offers Jacoby, beavers, automatic doubles and the cube
-limit; a match offers the Crawford rule and the cube limit.
+limit; a match offers the Crawford rule and the cube limit. Either then offers where the
+dice come from (:class:`~bgpi.journal.records.DiceSource`): the board's, or the players' own,
+entered or read from GoDice.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from enum import Enum
 from typing import Final
 
 from bgpi.base.i18n import N_
+from bgpi.journal.records import ELECTRONIC, DiceSource
 from bgpi.rules import MatchRules
 from bgpi.rules.match import MAX_CUBE, MAX_LENGTH
 
@@ -32,18 +35,33 @@ class Option(Enum):
     BEAVER = N_("beavers")
     AUTOMATIC = N_("automatic doubles")
     LIMIT = N_("cube limit")
+    DICE = N_("dice")
+
+
+SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED)
+"""The dice sources in the order CUBE steps through them (the score pixels show 1, 2). GoDice
+join them once the shell reads them (bgpi.hal.godice has the reading, not yet the wiring)."""
 
 
 def options_of(rules: MatchRules) -> tuple[Option, ...]:
     """The options that apply to ``rules``, in the order ROLL steps through them."""
     if rules.money:
-        return (Option.LENGTH, Option.JACOBY, Option.BEAVER, Option.AUTOMATIC, Option.LIMIT)
-    return (Option.LENGTH, Option.CRAWFORD, Option.LIMIT)
+        return (
+            Option.LENGTH,
+            Option.JACOBY,
+            Option.BEAVER,
+            Option.AUTOMATIC,
+            Option.LIMIT,
+            Option.DICE,
+        )
+    return (Option.LENGTH, Option.CRAWFORD, Option.LIMIT, Option.DICE)
 
 
-def value_of(rules: MatchRules, option: Option) -> int:
-    """The option's value as a number (the score pixels show it): booleans are 0 or 1."""
+def value_of(rules: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> int:
+    """The option's value as a number (the score pixels show it): booleans are 0 or 1, the
+    dice source (``dice``) from 1, in :class:`DiceSource`'s order."""
     values = {
+        Option.DICE: tuple(DiceSource).index(dice) + 1,
         Option.LENGTH: rules.length,
         Option.CRAWFORD: int(rules.crawford),
         Option.JACOBY: int(rules.jacoby),
@@ -72,3 +90,11 @@ def next_value(rules: MatchRules, option: Option) -> MatchRules:
 
 def _after(values: tuple[int, ...], value: int) -> int:
     return values[(values.index(value) + 1) % len(values)] if value in values else values[0]
+
+
+def next_source(dice: DiceSource, *, remote: bool) -> DiceSource:
+    """The dice source after ``dice``; a match against a remote board keeps the board's
+    commit-reveal dice (no board can vouch for the dice thrown at the other)."""
+    if remote or dice not in SOURCES:
+        return ELECTRONIC
+    return SOURCES[(SOURCES.index(dice) + 1) % len(SOURCES)]

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import ClassVar, Final
 
 from bgpi.base.words import Player
+from bgpi.journal.records import ELECTRONIC, DiceSource
 from bgpi.rules import GameResult, MatchRules, Move, Position
 from bgpi.rules.clock import NO_CLOCK, ClockRules
 from bgpi.sensing.mistakes import Mistake
@@ -24,6 +25,7 @@ class Phase(Enum):
     OPENING = "opening"
     BEFORE_ROLL = "before roll"
     ROLLING = "rolling"
+    ENTERING = "entering the dice"
     DOUBLED = "doubled"
     MOVING = "moving"
     CONFIRM = "confirm"
@@ -70,6 +72,21 @@ class Rolling:
     player: Player
     count: int
     back: Opening | BeforeRoll
+
+
+@dataclass(frozen=True, slots=True)
+class Entering:
+    """``player``'s dice (``count``: one in the opening roll) were thrown by hand, and a
+    person here enters them: the dice pixels show ``shown``, CUBE steps it, ROLL takes it
+    (held: a doublet, both dice at once); ``entered`` holds the dice taken so far. Then
+    play goes on from ``back``, as if the board had rolled them."""
+
+    kind: ClassVar[Phase] = Phase.ENTERING
+    player: Player
+    count: int
+    back: Opening | BeforeRoll
+    entered: tuple[int, ...] = ()
+    shown: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,12 +219,13 @@ class Illegal:
 @dataclass(frozen=True, slots=True)
 class Choosing:
     """After a match, the players choose the next one: ``draft`` the rules so far (from the
-    config's defaults), ``option`` the one shown now."""
+    config's defaults), ``option`` the one shown now, ``dice`` where its dice come from."""
 
     kind: ClassVar[Phase] = Phase.CHOOSING
     draft: MatchRules
     option: Option = Option.LENGTH
     clock: ClockRules = NO_CLOCK  # the match's clock, if it is a match
+    dice: DiceSource = ELECTRONIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +258,7 @@ PhaseState = (
     | Opening
     | BeforeRoll
     | Rolling
+    | Entering
     | Doubled
     | Moving
     | Confirm

@@ -110,6 +110,7 @@ def _match_started(table: Table, record: MatchStarted) -> Table:
         match=Match.new(record.rules()),
         names=record.names,
         seats=record.seats,
+        dice=record.dice,
         at=Setup(),
         position=Position.initial(),
         clock=Clock(record.clock) if record.clock.on else None,

@@ -6,7 +6,9 @@ which builds a snapshot only when the table or the frame changed (cheap values: 
 immutable, the frame a tuple) and hands it to the server's loop, on a thread of its own,
 through a :class:`~bgpi.web.threads.Mailbox`: snapshots that come faster than the loop takes
 them are merged (the latest state wins), so a busy table never queues work on the page. The
-server never reads the table, and every command from the page is refused.
+server never reads the table, and every command from the page is refused but one: while
+dice thrown by hand are entered, the phone may enter them (:mod:`bgpi.web.entry`), posted to
+the app's loop as an event.
 
 In a remote match (``[remote]``) the page also shows the match code, as text and as a QR
 code (for the other player's phone), and the link's state: connected, waiting for the other
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
@@ -26,11 +29,12 @@ from bgpi.journal.store import Journal
 from bgpi.present.gamelog import current_match
 from bgpi.service.config import Config
 from bgpi.service.driver import Driver
-from bgpi.table import Table
+from bgpi.table import DiceRolled, Table
 from bgpi.web.auth import is_loopback, new_token
+from bgpi.web.entry import READ_ONLY, EntryOnly
 from bgpi.web.linkview import remote_message
 from bgpi.web.run import DEFAULT_PORT, START_TIMEOUT, Address
-from bgpi.web.server import Hub, Snapshot
+from bgpi.web.server import Hub, PageCommandError, Snapshot
 from bgpi.web.threads import LoopThread, Mailbox
 from bgpi.web.view import board_of_table, frame_message, layout_message, state_message
 
@@ -52,7 +56,10 @@ class Companion:
         layout = layout_message(
             config.ledmap, config.geometry, config.style, "companion", sound=config.sound.enabled
         )
-        self.hub = Hub(layout, token=self.token)
+        # Told the dice a phone enters (bgpi.web.entry), for the app's loop; None: refused.
+        self.post: Callable[[DiceRolled], None] | None = None
+        entry = EntryOnly(lambda: self._table, self._post, time.monotonic)
+        self.hub = Hub(layout, token=self.token, controller=entry)
         self.address: Address | None = None
         self._thread: LoopThread | None = None
         self._mailbox: Mailbox[Snapshot] | None = None
@@ -118,6 +125,11 @@ class Companion:
             self._frame = frame
             frame_part = frame_message(frame)
         self._mailbox.put(Snapshot(state, frame_part, records))
+
+    def _post(self, rolled: DiceRolled) -> None:
+        if self.post is None:
+            raise PageCommandError(READ_ONLY)
+        self.post(rolled)
 
     def close(self) -> None:
         """Stop serving (closing twice is harmless)."""

@@ -53,6 +53,7 @@ from bgpi.present.gamelog import current_match
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Choosing, Table
 from bgpi.table.options import options_of
+from bgpi.web.entry import entered
 from bgpi.web.server import PageCommandError, Snapshot
 from bgpi.web.view import ZoneView, board_of_sim, frame_message, layout_message, state_message
 
@@ -97,6 +98,7 @@ class SimSession:
             "setup": self._setup,
             "option": self._option,
             "start": self._start,
+            "enter": self._enter,
         }
 
     def layout(self) -> dict[str, object]:
@@ -222,6 +224,10 @@ class SimSession:
         self.sim.buttons.press(player, ROLL)
         self.sim.advance(self.sim.table.config.long_press + HELD_MARGIN)
         self.sim.buttons.release(player, ROLL)
+
+    def _enter(self, message: Mapping[str, object]) -> None:
+        """Dice thrown by hand, entered on the page: the roll being entered, all at once."""
+        self.sim.driver.dispatch(entered(self.sim.table, message, self.sim.clock()))
 
     def _choosing(self) -> Choosing:
         at = self.sim.table.at

@@ -35,21 +35,22 @@ from bgpi.base.words import (
     Player,
 )
 from bgpi.hal.sim import SimBoard
-from bgpi.journal.records import Record
+from bgpi.journal.records import Record, Seat
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.present.cues import Cue, pairs
 from bgpi.present.gamelog import Entry, log_entries
 from bgpi.present.leds import scene_of
-from bgpi.present.phrases import match_words, option_words, players
+from bgpi.present.phrases import DICE_SOURCES, REMOTE_DICE, match_words, option_words, players
 from bgpi.present.status import status
 from bgpi.rules.clock import ClockMode
 from bgpi.rules.xgid import xgid
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import Table
+from bgpi.table.buttons import enterer
 from bgpi.table.options import options_of
-from bgpi.table.phases import Choosing
+from bgpi.table.phases import Choosing, Entering
 from bgpi.web.words import page_words
 
 UNKNOWN: Final = 2
@@ -177,6 +178,29 @@ def state_message(
         "clock": clock_message(table),
         "cues": [[number, cue.value] for number, cue in cues],
         "choosing": choosing_message(table),
+        "dice_source": dice_message(table),
+    }
+
+
+def dice_message(table: Table) -> dict[str, object]:
+    """Where the match's dice come from, why a remote match's are the boards' own, and,
+    while dice thrown by hand are entered, whose roll it is (``player``), who enters it
+    (``enterer``), how many dice (``count``) and those entered so far."""
+    at = table.at
+    entering = None
+    if isinstance(at, Entering):
+        entering = {
+            "player": at.player,
+            "enterer": enterer(table),
+            "count": at.count,
+            "entered": list(at.entered),
+            "shown": at.shown,
+        }
+    return {
+        "source": table.dice.value,
+        "words": _(DICE_SOURCES[table.dice]),
+        "why": _(REMOTE_DICE) if Seat.REMOTE in table.seats else None,
+        "entering": entering,
     }
 
 
@@ -209,7 +233,7 @@ def choosing_message(table: Table) -> dict[str, object] | None:
             {
                 "option": option.name.lower(),
                 "label": _(option.value),
-                "value": option_words(at.draft, option),
+                "value": option_words(at.draft, option, at.dice),
                 "shown": option is at.option,
             }
             for option in options_of(at.draft)

@@ -50,6 +50,8 @@ CAPTIONS = {
     Intent.NEXT_GAME: "new game",
     Intent.NEXT_VALUE: "change",
     Intent.NEXT_OPTION: "next",
+    Intent.NEXT_FACE: "change",
+    Intent.TAKE_DIE: "confirm",
 }
 """The caption (in English, translated as shown) of what a short press does; a held press
 never lights its button (it has no caption)."""
@@ -77,6 +79,9 @@ def could_be(table: Table) -> bool:
     ends a turn on an illegal play (never against a remote board, which gets only legal
     plays); only a seat's play is guided."""
     turn, phase = table.match.turn, table.phase
+    if phase is Phase.ENTERING:  # dice thrown by hand: a person here enters them, and a
+        # remote match always rolls the boards' commit-reveal dice
+        return Seat.PERSON in table.seats and Seat.REMOTE not in table.seats
     if turn is None:
         return True
     mover, other = table.seats[turn], table.seats[Player(turn).other]

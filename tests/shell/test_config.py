@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.journal.records import DiceSource
 from bgpi.service.config import Config, ConfigError, load, parse, show
 
 
@@ -119,3 +120,17 @@ def test_state_dir_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.delenv("STATE_DIRECTORY")
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert Config().state_dir() == tmp_path / "xdg" / "bgpi"
+
+
+def test_the_dice_source_is_read_as_its_enum_and_a_wrong_one_is_refused(tmp_path: Path) -> None:
+    config = load(write(tmp_path, '[dice]\nsource = "entered"\n'))
+    assert config.dice.source is DiceSource.ENTERED
+    assert config.match_record().dice is DiceSource.ENTERED
+    assert 'source = "entered"' in show(config)
+    with pytest.raises(ConfigError, match="expected one of"):
+        load(write(tmp_path, '[dice]\nsource = "loaded"\n'))
+
+
+def test_godice_are_refused_until_the_board_reads_them(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="godice dice are not read by the board yet"):
+        load(write(tmp_path, '[dice]\nsource = "godice"\n'))

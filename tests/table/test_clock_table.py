@@ -41,10 +41,10 @@ def test_each_play_double_and_take_hands_the_clock_to_the_other_player() -> None
     for index, record in enumerate(records):
         ends_game = index + 1 < len(records) and isinstance(records[index + 1], GameEnded)
         if isinstance(record, Played) and not ends_game:
-            assert clocked_after(records, index).running == 1 - record.player
+            assert clocked_after(records, index).running == record.player.other
             checked["empty play" if not record.moves else "play"] += 1
         elif isinstance(record, CubeAction) and record.action in ("double", "take"):
-            assert clocked_after(records, index).running == 1 - record.player
+            assert clocked_after(records, index).running == record.player.other
             checked[record.action] += 1
         elif isinstance(record, OpeningRolled) and record.white != record.black:
             assert clocked_after(records, index).running == (record.white < record.black)

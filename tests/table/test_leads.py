@@ -15,6 +15,7 @@ from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.records import (
     Cube,
     CubeAction,
+    DiceSource,
     GameStarted,
     MatchStarted,
     OpeningDie,
@@ -30,8 +31,10 @@ from bgpi.table import (
     BeforeRoll,
     Choosing,
     DiceRolled,
+    Entering,
     Hold,
     MatchOver,
+    Opening,
     Resigning,
     Row,
     Table,
@@ -96,6 +99,18 @@ def guided_last_unseen() -> Table:
     return sim.table
 
 
+ENTERED = DiceSource.ENTERED
+
+
+def entering(at: Entering) -> Table:
+    """A match of entered dice, White having opened 3-1 with 8/5 6/5 (Black on roll), in
+    ``at`` (its ``back`` from the opening or before rolling)."""
+    records = opened(MatchStarted(5, dice=ENTERED))
+    if isinstance(at.back, Opening):
+        records = records[:2]
+    return replace(replay(*records), at=at)
+
+
 @dataclass(frozen=True)
 class Scene:
     """A table in some phase, and the dice that come when a press there asks for them."""
@@ -111,6 +126,22 @@ SCENES: dict[str, Scene] = {
     ),
     "opening, White rolled 3": Scene(
         lambda: replay(MatchStarted(5), GameStarted(), OpeningDie(WHITE, 3)), (1,)
+    ),
+    "opening, entered dice": Scene(lambda: replay(MatchStarted(5, dice=ENTERED), GameStarted())),
+    "entering White's opening die": Scene(lambda: entering(Entering(WHITE, 1, Opening()))),
+    "entering Black's opening die, White's a 3, a tie": Scene(
+        lambda: entering(Entering(BLACK, 1, Opening((3, None)), shown=3))
+    ),
+    "entering Black's opening die, White's a 3": Scene(
+        lambda: entering(Entering(BLACK, 1, Opening((3, None)), shown=5))
+    ),
+    "before roll, entered dice": Scene(lambda: replay(*opened(MatchStarted(5, dice=ENTERED)))),
+    "entering Black's dice": Scene(lambda: entering(Entering(BLACK, 2, BeforeRoll()))),
+    "entering Black's second die": Scene(
+        lambda: entering(Entering(BLACK, 2, BeforeRoll(), (2,), shown=4))
+    ),
+    "illegal play, entered dice": Scene(
+        lambda: press(replace(opened_illegally().table, dice=ENTERED), WHITE, ROLL, SHORT).table
     ),
     "before roll, hints on": Scene(before_roll),
     "doubled, beavers and hints": Scene(

@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from bgpi.base.words import BLACK, PLAYERS, ROLL, WHITE
-from bgpi.journal.records import MatchStarted, Rolled, Seat
+from bgpi.journal.records import DiceSource, MatchStarted, Rolled, Seat
 from bgpi.present.leds import scene_of
 from bgpi.present.status import status
 from bgpi.sensing.board import observe
@@ -75,6 +75,9 @@ STATES: dict[str, Callable[[], Table]] = {
     "guided, a move the sensors cannot see": guided_unseen,
     "illegal play shown": lambda: press(moving_board({1: -1, 11: +1}), BLACK, ROLL, SHORT).table,
     "moving, play made, sensors down": sensors_down,
+    "entering Black's dice": lambda: (
+        press(replay(*opened(MatchStarted(5, dice=DiceSource.ENTERED))), BLACK, ROLL, SHORT).table
+    ),
 }
 
 

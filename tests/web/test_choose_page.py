@@ -63,9 +63,10 @@ def test_a_money_session_with_jacoby_then_a_seven_point_match(
     expect(page.locator(BODY)).to_have_attribute("data-phase", "choosing the match")
     expect(page.locator("#choose-box")).to_be_visible()
     assert value(page, "length") == "a 5-point match"  # the config's, as the defaults
-    assert page.locator("#choose-options tr").count() == 3  # a match: length, Crawford, limit
+    # A match: length, Crawford, limit, and where the dice come from.
+    assert page.locator("#choose-options tr").count() == 4
     change_until(page, "length", "money play")
-    expect(page.locator("#choose-options tr")).to_have_count(5)  # money play's options
+    expect(page.locator("#choose-options tr")).to_have_count(6)  # money play's options
     change_until(page, "jacoby", "on")
     expect(page.locator('#choose-options tr[data-option="jacoby"]')).to_have_class("shown")
     expect(page.locator("#status")).to_have_text(
@@ -88,7 +89,7 @@ def test_a_money_session_with_jacoby_then_a_seven_point_match(
     expect(page.locator(BODY)).to_have_attribute("data-phase", "choosing the match")
     assert (value(page, "length"), value(page, "jacoby")) == ("money play", "on")
     change_until(page, "length", "a 7-point match")
-    expect(page.locator("#choose-options tr")).to_have_count(3)
+    expect(page.locator("#choose-options tr")).to_have_count(4)
     assert value(page, "crawford") == "on"
     shoot(page, "choose-seven-points")
     page.locator("#choose-start").click()

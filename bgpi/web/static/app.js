@@ -345,6 +345,7 @@
     showAnalysis();
     showRemote();
     showChoosing();
+    showDice();
   }
 
   function checker(x, y, colour, attrs, parent) {
@@ -709,6 +710,51 @@
     }
   }
 
+  // Where the dice come from, and while dice thrown by hand are entered, a row of six faces
+  // per die: a tap on each row enters the roll (on the simulated board, or a phone at a real
+  // one). Two taps, where the buttons take four or so presses.
+  const FACES = ["\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
+  let diceShown = "";
+  let diceChosen = [];
+
+  function showDice() {
+    const dice = state.dice_source;
+    const entering = dice && dice.entering;
+    document.getElementById("dice-box").hidden = !dice || (dice.source === "electronic" && !dice.why);
+    if (!dice) return;
+    document.getElementById("dice-source").textContent = dice.words;
+    document.getElementById("dice-why").textContent = dice.why || "";
+    const text = JSON.stringify(entering);
+    if (text === diceShown) return;
+    diceShown = text;
+    diceChosen = [];
+    const faces = document.getElementById("dice-faces");
+    faces.textContent = "";
+    if (!entering) return;
+    for (let row = 0; row < entering.count; row++) {
+      const line = document.createElement("div");
+      line.className = "faces";
+      line.dataset.row = row;
+      faces.appendChild(line);
+      FACES.forEach((face, index) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = face;
+        button.dataset.die = index + 1;
+        button.setAttribute("aria-label", t("dice-face", { row: row + 1, value: index + 1 }));
+        button.addEventListener("click", () => chooseDie(entering, row, index + 1, line, button));
+        line.appendChild(button);
+      });
+    }
+  }
+
+  function chooseDie(entering, row, value, line, button) {
+    for (const other of line.children) other.classList.toggle("chosen", other === button);
+    diceChosen[row] = value;
+    const chosen = diceChosen.filter((die) => die !== undefined);
+    if (chosen.length === entering.count) send({ type: "enter", dice: chosen });
+  }
+
   function showStatus(text) {
     const line = document.getElementById("status");
     if (line.textContent === text) return;
@@ -739,8 +785,10 @@
 
   // -- the hands (bgpi sim) -----------------------------------------------------------------
 
+  // The simulator's page plays the board; the companion's only enters dice thrown by hand.
   function send(message) {
-    if (layout && layout.mode === "sim" && socket && socket.readyState === WebSocket.OPEN) {
+    const allowed = layout && (layout.mode === "sim" || message.type === "enter");
+    if (allowed && socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
     }
   }
