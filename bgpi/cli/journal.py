@@ -75,7 +75,13 @@ def _export(config: Config, args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:  # no such folder, no permission, a full disk: said in words
+            why = exc.strerror or type(exc).__name__
+            raise CommandError(
+                _("cannot write {file}: {why}").format(file=args.output, why=why)
+            ) from None
         log.info("wrote %s", args.output)
     return OK
 

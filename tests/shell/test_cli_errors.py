@@ -59,6 +59,18 @@ def test_a_match_that_does_not_exist(capsys: pytest.CaptureFixture[str], played:
     assert err.strip().splitlines() == [f"bgpi export: {played / 'journal.sqlite'}: no match 99"]
 
 
+def test_an_export_into_a_folder_that_is_not_there_says_so_in_words(
+    capsys: pytest.CaptureFixture[str], played: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "no such folder" / "match.mat"
+    code, err = run(capsys, "export", "--state-dir", str(played), "-o", str(target))
+    assert code == FAILED
+    assert err.strip().splitlines() == [
+        f"bgpi export: cannot write {target}: No such file or directory"
+    ]  # not Python's raw "[Errno 2] ..."
+    assert not target.parent.exists()
+
+
 def test_a_state_dir_that_cannot_be_made(capsys: pytest.CaptureFixture[str]) -> None:
     code, err = run(capsys, "demo", "--state-dir", "/proc/bgpi-cannot-be-here", "--length", "1")
     assert code == FAILED
