@@ -89,11 +89,14 @@ def test_pages_behind_get_the_newest_state_and_a_page_that_reads_nothing_is_clos
         backlogs: list[int] = []
 
         def publish_until(done: threading.Event) -> None:
-            # A new state each millisecond or so: faster than the slow page reads them.
+            # Ten new states each millisecond or so: far faster than the slow page reads
+            # them, even on a machine so busy that this thread wakes seldom (one at a time,
+            # a starved publisher once fell behind the page and it saw every state).
             nonlocal published
             while not done.wait(0.001):
-                published += 1
-                mailbox.put(Snapshot(state=state(published)))
+                for _ in range(10):
+                    published += 1
+                    mailbox.put(Snapshot(state=state(published)))
 
         async def run() -> tuple[list[int], tuple[int | None, str | None]]:
             silent = [await silent_page(port) for _ in range(3)]
