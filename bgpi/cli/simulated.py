@@ -133,8 +133,8 @@ def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--patience",
         type=bounded(1, None, N_("a number of seconds")),
-        default=120,
-        help="with --remote: give up after this long without word (default: 120 s)",
+        help="with --remote: claim the match by forfeit after this long without word while"
+        " the other board owes it (default: [remote] patience, 300 s)",
     )
 
 

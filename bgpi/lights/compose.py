@@ -60,6 +60,7 @@ from bgpi.lights.patterns import (
     DAH_DIT,
     DAH_DIT_DIT,
     DIT_DAH,
+    DIT_DIT_DAH,
     DIT_GAP_DIT,
     DOUBLE_FLASH,
     FAST,
@@ -113,6 +114,7 @@ BUTTON_PATTERNS: Final[dict[Meaning, Pattern]] = {
     Meaning.RESIGN: DAH_DAH,
     Meaning.ACCEPT: LONG_DIT,
     Meaning.DECLINE: DIT_GAP_DIT,
+    Meaning.CLAIM: DIT_DIT_DAH,
 }
 """Each button meaning's blink; its colour is the palette entry of the same name."""
 

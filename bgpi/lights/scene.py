@@ -45,6 +45,7 @@ class Meaning(StrEnum):
     RESIGN = "resign"
     ACCEPT = "accept"
     DECLINE = "decline"
+    CLAIM = "claim"  # the match by forfeit, from a silent remote board
 
 
 class Alert(StrEnum):

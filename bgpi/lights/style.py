@@ -56,6 +56,7 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "resign": (255, 255, 255),
         "accept": (0, 200, 60),
         "decline": (255, 0, 0),
+        "claim": (255, 100, 0),
         # alerts
         "wrong": (255, 0, 0),
         "no move": (255, 160, 0),

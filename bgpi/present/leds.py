@@ -18,7 +18,7 @@ from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows, lit_move
-from bgpi.table.buttons import Hold
+from bgpi.table.buttons import Hold, Intent
 from bgpi.table.core import GODICE_FAULT
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
@@ -60,12 +60,13 @@ def scene_of(table: Table) -> Scene:
 
 
 def prompts_of(table: Table) -> tuple[Prompt, ...]:
-    """What each button does now, from the table of rows: the short press of each button
-    (a held meaning shows at the button only once it is the sole one)."""
+    """What each button does now, from the table of rows: the short press of each button,
+    and the forfeit claim (held, but the one thing a person can do about a silent board:
+    :mod:`bgpi.table.buttons`)."""
     return tuple(
         (player, row.button, row.meaning)
         for player, row in active_rows(table)
-        if row.hold is Hold.SHORT
+        if row.hold is Hold.SHORT or row.intent is Intent.CLAIM_FORFEIT
     )
 
 

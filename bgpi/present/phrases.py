@@ -92,6 +92,7 @@ MEANINGS: Final = {
     Meaning.RESIGN: N_("resign"),
     Meaning.ACCEPT: N_("accept"),
     Meaning.DECLINE: N_("decline"),
+    Meaning.CLAIM: N_("claim"),
 }
 """The word beside a button on the page: short, as the LEDs' colours are."""
 

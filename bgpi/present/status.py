@@ -37,9 +37,11 @@ from bgpi.table import (
     active_rows,
     waiting,
 )
-from bgpi.table.buttons import SEAT_WORDS, illegal_refused
+from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused
 from bgpi.table.core import GODICE_FAULT
 from bgpi.table.phases import Choosing, Entering
+
+CLAIM: Final = Intent.CLAIM_FORFEIT
 
 
 def status(table: Table, scene: Scene) -> str:
@@ -54,8 +56,9 @@ def status(table: Table, scene: Scene) -> str:
         source, message = table.faults[0]
         fault = _(
             "The {source} stopped answering ({message}): nothing is decided until they are back."
-        )
-        return fault.format(source=source, message=message)
+        ).format(source=source, message=message)
+        claims = [_(row.words) for _player, row in active_rows(table) if row.intent is CLAIM]
+        return f"{fault} {capitalized(claims[0])}." if claims else fault
     rows = active_rows(table)
     words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
     held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
@@ -105,8 +108,8 @@ def _waited(table: Table) -> Player | None:
     """The player whose seat, not a person here, the table waits for while no person's
     button does anything (a person's press, where there is one, is what the line says)."""
     asked = waiting(table)
-    if asked is None or active_rows(table):
-        return None
+    if asked is None or any(row.intent is not CLAIM for _player, row in active_rows(table)):
+        return None  # (a claim offered is said beside what the silent seat may decide)
     return Player(asked.player)
 
 

@@ -340,7 +340,9 @@ class App:
             return
         from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
 
-        self.remote = RemoteSeat(link, driver, time.monotonic)
+        self.remote = RemoteSeat(
+            link, driver, time.monotonic, claim_after=self.config.remote.patience
+        )
         self.remote.be_patient()
 
     def remote_status(self) -> RemoteStatus | None:

@@ -49,7 +49,9 @@ Sections and keys (defaults in brackets)::
                else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
-               club [""] (publish finished matches' results there): see docs/remote.md
+               club [""] (publish finished matches' results there), patience [300] (seconds
+               the other board may owe a message in silence before the match is offered
+               here as won by forfeit): see docs/remote.md
 """
 
 from __future__ import annotations
@@ -275,6 +277,10 @@ class RemoteConfig:
     match: str = ""
     side: str = "white"
     club: str = ""
+    # Seconds the other board may owe a message (its reveal, its decision) and say nothing
+    # before the person here is offered the match by forfeit; a person thinking long at the
+    # other board is silent too, so the default is generous: the offer is only an offer.
+    patience: float = 300.0
 
 
 class Network(enum.IntEnum):
@@ -401,6 +407,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("seats", "timeout_s"): (1, 3600),
     ("clock", "per_move_s"): (0, 3600),
     ("clock", "overtime_s"): (0, 36000),
+    ("remote", "patience"): (5, 86400),  # above the 4 s in which a silence shows as a fault
 }
 _SECTIONS: dict[str, type[Any]] = {
     "sensors": SensorsConfig,

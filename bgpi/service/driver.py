@@ -16,7 +16,7 @@ from typing import Protocol
 
 from bgpi.base.geometry import Geometry
 from bgpi.base.i18n import _
-from bgpi.base.words import RGB
+from bgpi.base.words import RGB, Player
 from bgpi.hal.api import Dice, Pixels
 from bgpi.journal.records import MatchStarted, Record
 from bgpi.lights.ledmap import LedMap
@@ -109,6 +109,9 @@ class Driver:
     heard: tuple[tuple[int, Cue], ...] = ()
     # Told when a person here asks for a hint; the answer comes back as an event (Hinted).
     hint: Callable[[HintRequest], None] | None = None
+    # Told when a person here claims the match by forfeit from a silent remote board; the
+    # claim is sent and settled on the loop (bgpi.remote.board), never from inside claim.
+    claim: Callable[[Player], None] | None = None
     # Dice that come later, if set (instead of ``dice``); ``drawing`` the request waiting.
     drawn: DrawnDice | None = None
     drawing: DiceRequest | None = None
@@ -147,7 +150,8 @@ class Driver:
 
     def _tell(self, before: Table, step: Step, event: Event) -> None:
         """What the step says to whoever listens: its cues, a refusal or a new mistake (in the
-        log), the decision asked of a seat, a hint asked for, and a hint that came."""
+        log), the decision asked of a seat, a hint asked for, a hint that came, and a forfeit
+        claimed."""
         self._cues(step_cues(before, step))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
@@ -159,6 +163,8 @@ class Driver:
             self.ask(step.request)
         if step.hint is not None and self.hint is not None:
             self.hint(step.hint)
+        if step.claim is not None and self.claim is not None:
+            self.claim(step.claim)
         if isinstance(event, Hinted) and self.table.hint is event:
             name = self.table.names[event.player]
             log.info("%s", _("hint for {name}: {hint}").format(name=name, hint=event.words()))

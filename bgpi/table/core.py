@@ -58,6 +58,7 @@ from bgpi.table.events import (
     Fault,
     Press,
     Seen,
+    Silence,
     Step,
     TableConfig,
     Tick,
@@ -113,6 +114,9 @@ class Table:
     hint: Hinted | None = None  # the engine's hint a person asked for, while its moment lasts
     clock: Clock | None = None  # a match played on the clock (bgpi.table.timing)
     dice: DiceSource = ELECTRONIC  # the match's: where its dice come from
+    # The seat here that may claim the match by forfeit: a remote board that owes a message
+    # said nothing past the patience (not journaled: the silence is measured again).
+    claimant: Player | None = None
 
     # -- building ---------------------------------------------------------------------------
 
@@ -231,6 +235,8 @@ class Table:
             if event.message is not None:
                 faults += ((event.source, event.message),)
             return Step(replace(self, faults=faults))
+        if isinstance(event, Silence):
+            return Step(replace(self, claimant=event.player))
         if isinstance(event, Press):
             return self._button(event)
         return self._answered(event)

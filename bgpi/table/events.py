@@ -84,7 +84,19 @@ class Fault:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled | DiceDrawing | Fault | Decided | Chosen | Hinted
+@dataclass(frozen=True, slots=True)
+class Silence:
+    """A remote board owes a message (its reveal, or its seat's decision) and has said
+    nothing past the patience: ``player``, the seat here, may claim the match by forfeit;
+    with ``player`` None it spoke again and the offer is gone. The shell measures the
+    silence (:mod:`bgpi.remote.board`); the claim itself is its message too
+    (:attr:`Step.claim`)."""
+
+    player: Player | None
+    t: float
+
+
+Event = Seen | Tick | Press | DiceRolled | DiceDrawing | Fault | Silence | Decided | Chosen | Hinted
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +116,8 @@ class Step:
     journals them before it shows anything), the dice it wants rolled, the decision it now
     waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), why a
     seat's answer (or a person's ROLL while moving) was refused, and the hint a person here
-    asked for
-    (:mod:`bgpi.table.hints`)."""
+    asked for (:mod:`bgpi.table.hints`), and the forfeit claim a person here made (the
+    shell sends it to the silent board; the match ends once it is settled)."""
 
     table: Table
     records: tuple[Record, ...] = ()
@@ -113,6 +125,7 @@ class Step:
     request: DecisionRequest | None = None
     refused: str | None = None
     hint: HintRequest | None = None
+    claim: Player | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,9 +52,11 @@ CAPTIONS = {
     Intent.NEXT_OPTION: "next",
     Intent.NEXT_FACE: "change",
     Intent.TAKE_DIE: "confirm",
+    Intent.CLAIM_FORFEIT: "claim",
 }
 """The caption (in English, translated as shown) of what a short press does; a held press
-never lights its button (it has no caption)."""
+never lights its button (it has no caption), but for the forfeit claim, the one thing a
+person can do about a silent board."""
 PASS = "OK"  # ending a turn whose roll has no move
 
 EXTRA = {
@@ -137,7 +139,8 @@ def test_every_lit_caption_says_what_its_press_does(name: str, seats: tuple[Seat
         assert isinstance(shown, dict)
         for player, button, meaning in scene.prompts:
             assert table.seats[player] is Seat.PERSON  # nobody here presses a seat's button
-            row = rows_of(table, player, button)[Hold.SHORT]
+            rows = rows_of(table, player, button)
+            row = rows.get(Hold.SHORT) or rows[Hold.HELD]  # held: the claim, lit all the same
             does = PASS if scene.alert == "no move" else CAPTIONS[row.intent]
             assert shown[meaning] == _(does), f"{language}: {button} of {row.words!r}"
 

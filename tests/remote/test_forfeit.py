@@ -5,6 +5,7 @@ crossed claims settled the same way on both), the Forfeit record through the tab
 from __future__ import annotations
 
 import json
+import os
 import signal
 import time
 from dataclasses import replace
@@ -14,15 +15,18 @@ from pathlib import Path
 import pytest
 
 from bgpi.base.geometry import Geometry
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, ROLL, WHITE, ButtonName
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record, Rolled, from_json
 from bgpi.journal.store import Journal
+from bgpi.lights.scene import Meaning
 from bgpi.present.gamelog import GameLog
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.remote.board import LinkState
 from bgpi.remote.broker import Broker
 from bgpi.remote.club import ClubResult
+from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
@@ -35,7 +39,7 @@ from bgpi.table.errors import TableError
 from bgpi.table.phases import Choosing, Forfeited, MatchOver
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto
-from tests.remote.test_run import RunBoard, remote_config, where
+from tests.remote.test_run import RunBoard, remote_config, soon, where
 
 MATCH = MatchStarted(3)
 CONFIG = TableConfig(capacities(Geometry.default()))
@@ -257,6 +261,81 @@ def test_bgpi_run_ends_the_match_the_same_way_when_it_takes_a_claim(
         assert scene_of(driver.table).winner == BLACK
     assert run.records()[-1] == Forfeit(BLACK)
     assert run.mat().startswith("; Black wins the match by forfeit in game 1")
+
+
+PATIENCE = 5  # seconds: the least [remote] patience (a silence shows as a fault after 4)
+
+
+def silent_peer(mosquitto: Mosquitto, tmp_path: Path) -> RunBoard:
+    """``bgpi run`` as White with the least patience, against a Black the test drives."""
+    config = remote_config(mosquitto.url, 3)
+    return RunBoard(replace(config, remote=replace(config.remote, patience=PATIENCE)), tmp_path)
+
+
+def hold(run: RunBoard, button: ButtonName) -> None:
+    """White's person holds ``button`` past the long press, then lets go."""
+    run.buttons.press(WHITE, button)
+    time.sleep(run.config.buttons.long_press_ms / 1000 + 0.3)
+    run.buttons.release(WHITE, button)
+
+
+def test_bgpi_run_offers_the_claim_once_the_other_board_owes_and_is_silent_and_a_held_roll_makes_it(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = silent_peer(mosquitto, tmp_path)
+    with run.running() as app:
+        driver, remote = app.driver, app.remote
+        assert driver is not None and remote is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            # White's hands set up and roll the opening die; Black's board never answers:
+            # it owes its half of the dice.
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            soon(app, lambda: driver.table.claimant == WHITE, "the claim offered", 60)
+            table = driver.table
+            assert table.phase is Phase.ROLLING
+            assert scene_of(table).prompt(WHITE, ROLL) == Meaning.CLAIM
+            line = status(table, scene_of(table))
+            assert "Hold ROLL to claim the match by forfeit." in line, line
+            hold(run, ROLL)
+            peer.until(lambda: peer.session.forfeit is not None, 30)  # the claim reached it
+        finally:
+            peer.close()
+        forfeit = peer.session.forfeit
+        assert forfeit is not None and forfeit.winner == WHITE
+        assert forfeit.claim.silent >= PATIENCE
+        soon(app, lambda: remote.status().state is LinkState.OVER, "the match over")
+        assert driver.table.at == Forfeited(WHITE)
+        assert scene_of(driver.table).winner == WHITE
+    assert run.records()[-1] == Forfeit(WHITE)
+    assert run.mat().startswith("; White wins the match by forfeit in game 1")
+
+
+def test_the_offer_is_gone_once_the_other_board_speaks_and_a_held_roll_then_claims_nothing(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = silent_peer(mosquitto, tmp_path)
+    with run.running() as app:
+        driver, remote = app.driver, app.remote
+        assert driver is not None and remote is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            soon(app, lambda: driver.table.claimant == WHITE, "the claim offered", 60)
+            peer.session.remember(0, os.urandom(SECRET_BYTES))
+            peer.send(peer.session.due()[0])  # Black's commitment: the match moves on
+            soon(app, lambda: driver.table.claimant is None, "the offer taken back")
+            assert scene_of(driver.table).prompt(WHITE, ROLL) is None
+            hold(run, ROLL)
+            time.sleep(0.5)  # the loop goes round: nothing is claimed
+            peer.until(lambda: True)
+        finally:
+            peer.close()
+        assert remote.link.session.forfeit is None and peer.session.forfeit is None
+        kinds = [json.loads(raw[65:])["body"]["kind"] for raw in remote.link.session.sent]
+        assert "forfeit" not in kinds and "commit" in kinds
+        assert driver.table.phase is Phase.ROLLING  # Black still owes its secret
+    assert not any(isinstance(r, Forfeit) for r in run.records())
 
 
 def test_a_roll_left_unplayed_by_the_forfeit_is_a_line_of_the_log_like_any() -> None:

@@ -65,6 +65,7 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[leds.palette]\ndestination = [0, 0, 300]\n", "leds", "destination"),
         ("[leds.map]\nlength = 10\n", "leds.map", ""),
         ("[leds]\nmax_current_ma = 200\n", "leds.max_current_ma", "mA"),
+        ("[remote]\npatience = 2\n", "remote.patience", "expected 5 to 86400"),
         ("[sensors\n", "(syntax)", ""),
         ("[leds]\npixel_order = 'GRBX'\n", "leds.pixel_order", "not an order of R, G, B"),
         ("[leds]\npixel_order = 'GGB'\n", "leds.pixel_order", "such as GRB or GRBW"),
