@@ -26,7 +26,8 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   more), the fewest that reach the match. gnubg then shows the winner's match. When even a
   backgammon at the cube falls short of it (a 7-point match at 0-0, cube at 1), the line
   gives the backgammon, the comment says the score gnubg shows stays short of the match, and
-  the match's winner is in the comment alone.
+  the match's winner is in the comment alone. gnubg drops a game with no roll in it, so a
+  forfeit before a game's opening roll is in the comment alone too, which says so.
 - An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
   game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
   the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
@@ -366,6 +367,9 @@ class _Writer:
         ``points // cube`` (one to three) times the cube; the fewest that reach the match.
         Returns what the comment adds when gnubg's score cannot show the match won."""
         length = self.match.rules.length
+        if self.games and self.match.state is GameState.NONE and length:
+            # gnubg drops a game with no roll in it, and a resignation with it.
+            return " (before the game's opening roll: gnubg's score stays as the games left it)"
         if not self.games or self.match.state is not GameState.PLAYING or not length:
             return ""  # between games, or money play: no game for gnubg to end
         game = self.games[-1]

@@ -125,3 +125,13 @@ def test_a_forfeit_mid_game_imports_as_the_winners_match(tmp_path: Path) -> None
     assert crossed.startswith("; Black wins the match by forfeit in game 1")
     assert crossed.count("Wins") == 1
     assert gnubg_score(crossed, tmp_path) == (0, 3, 3)
+
+
+def test_a_forfeit_before_the_opening_roll_says_gnubg_cannot_show_it(tmp_path: Path) -> None:
+    start = MatchStarted(3, seats=(Seat.PERSON, Seat.REMOTE))
+    mat = export_mat([start, GameStarted(), Forfeit(WHITE)])
+    assert mat.splitlines()[0].endswith(
+        "(before the game's opening roll: gnubg's score stays as the games left it)"
+    )
+    assert "Wins" not in mat
+    assert gnubg_score(mat, tmp_path) == (0, 0, 3)
