@@ -257,7 +257,7 @@ def _choosing(table: Table, scene: Scene) -> Scene:
     then in the order ROLL steps through them), both on a 25-pixel gauge."""
     at = table.at
     assert isinstance(at, Choosing)
-    value = value_of(at.draft, at.option, at.dice)
+    value = value_of(at.draft, at.option, at.dice, at.clock)
     if at.option is Option.LIMIT:
         value = value.bit_length() - 1
     number = options_of(at.draft).index(at.option) + 1
