@@ -13,6 +13,7 @@ from typing import Final
 
 from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE, Player
 from bgpi.lights.scene import Alert, Prompt, Scene
+from bgpi.present.clockbar import with_clocks
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.mistakes import MistakeKind
@@ -36,8 +37,9 @@ from bgpi.table.phases import (
 )
 
 
-def scene_of(table: Table) -> Scene:
-    """The scene for the table as it stands."""
+def scene_of(table: Table, t: float | None = None) -> Scene:
+    """The scene for the table as it stands; at ``t`` (the table's time), with the clock's
+    bars (:mod:`bgpi.present.clockbar`)."""
     match = table.match
     common = Scene(
         turn=match.turn,
@@ -54,6 +56,8 @@ def scene_of(table: Table) -> Scene:
         prompts=prompts_of(table),
     )
     scene = SCENES[table.phase](table, common)
+    if t is not None:
+        scene = with_clocks(table, scene, t)
     # A backend down outranks everything else the board could say.
     down = any(source != GODICE_FAULT for source, _message in table.faults)
     return replace(scene, alert=Alert.FAULT) if down else scene

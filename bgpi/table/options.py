@@ -5,7 +5,7 @@ Lengths come odd first (1, 3, ... 25, then 2, 4, ... 24) after money play (0), t
 match lengths being odd. Money play offers Jacoby, beavers, automatic doubles and the cube
 limit; a match offers the Crawford rule, the cube limit and the clock (off, the U.S.
 Backgammon Clock Rules, a Bronstein delay or a per-move limit: the settings ``[clock]``
-offers, with its delay or limit and its overtime). Either then offers where the dice come
+offers, with its delay or limit and its overtime). Either also offers where the dice come
 from (:class:`~bgpi.journal.records.DiceSource`): the board's, or the players' own, entered
 or read from GoDice.
 """
@@ -58,7 +58,7 @@ def options_of(rules: MatchRules) -> tuple[Option, ...]:
             Option.LIMIT,
             Option.DICE,
         )
-    return (Option.LENGTH, Option.CRAWFORD, Option.LIMIT, Option.CLOCK, Option.DICE)
+    return (Option.LENGTH, Option.CRAWFORD, Option.LIMIT, Option.DICE, Option.CLOCK)
 
 
 def value_of(

@@ -122,7 +122,7 @@ def test_the_clock_steps_through_its_settings_and_is_journaled_with_the_match() 
     sim = match_over(MatchStarted(5))
     step_to(sim, Option.CLOCK)
     assert shown_option(sim) == "clock off"
-    assert sim.scene.score == (0, 4)  # off on White's score pixels, option 4 on Black's
+    assert sim.scene.score == (0, 5)  # off on White's score pixels, option 5 on Black's
     shown = []
     for _ in ClockMode:
         sim.cube(WHITE)

@@ -64,7 +64,7 @@ def test_a_money_session_with_jacoby_then_a_seven_point_match(
     expect(page.locator(BODY)).to_have_attribute("data-phase", "choosing the match")
     expect(page.locator("#choose-box")).to_be_visible()
     assert value(page, "length") == "a 5-point match"  # the config's, as the defaults
-    # A match: length, Crawford, limit, the clock and where the dice come from.
+    # A match: length, Crawford, limit, where the dice come from and the clock.
     assert page.locator("#choose-options tr").count() == 5
     change_until(page, "length", "money play")
     expect(page.locator("#choose-options tr")).to_have_count(6)  # money play's options
