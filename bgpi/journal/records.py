@@ -288,8 +288,12 @@ class Clocked:
 
     kind: ClassVar[Kind] = Kind.CLOCK
     reserve: tuple[float, float]
-    running: int | None
+    running: Player | None
     used: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.running is not None:  # the journal's JSON holds its number, or null
+            _read_player(self, "running")
 
 
 @dataclass(frozen=True, slots=True)

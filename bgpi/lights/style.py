@@ -38,6 +38,8 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "cube": (255, 255, 255),
         "cube unavailable": (90, 90, 90),
         "score goal": (90, 90, 90),
+        # the clock's bar while a move's delay runs (the reserve is in the player's colour)
+        "clock delay": (0, 200, 60),
         # players: turn light, dice, score
         "white": (255, 190, 120),
         "black": (0, 90, 255),

@@ -13,6 +13,7 @@ from typing import Final
 
 from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE, Player
 from bgpi.lights.scene import Alert, Prompt, Scene
+from bgpi.present.clockbar import with_clocks
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.mistakes import MistakeKind
@@ -36,8 +37,9 @@ from bgpi.table.phases import (
 )
 
 
-def scene_of(table: Table) -> Scene:
-    """The scene for the table as it stands."""
+def scene_of(table: Table, t: float | None = None) -> Scene:
+    """The scene for the table as it stands; at ``t`` (the table's time), with the clock's
+    bars (:mod:`bgpi.present.clockbar`)."""
     match = table.match
     common = Scene(
         turn=match.turn,
@@ -54,6 +56,8 @@ def scene_of(table: Table) -> Scene:
         prompts=prompts_of(table),
     )
     scene = SCENES[table.phase](table, common)
+    if t is not None:
+        scene = with_clocks(table, scene, t)
     # A backend down outranks everything else the board could say.
     down = any(source != GODICE_FAULT for source, _message in table.faults)
     return replace(scene, alert=Alert.FAULT) if down else scene
@@ -258,7 +262,7 @@ def _choosing(table: Table, scene: Scene) -> Scene:
     then in the order ROLL steps through them), both on a 25-pixel gauge."""
     at = table.at
     assert isinstance(at, Choosing)
-    value = value_of(at.draft, at.option, at.dice)
+    value = value_of(at.draft, at.option, at.dice, at.clock)
     if at.option is Option.LIMIT:
         value = value.bit_length() - 1
     number = options_of(at.draft).index(at.option) + 1

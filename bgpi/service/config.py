@@ -27,7 +27,7 @@ Sections and keys (defaults in brackets)::
                automatic_doubles [0], cube_limit [64]
     [clock]    mode ["off"] (off | usbgf | bronstein | per-move), per_move_s [12] (the
                delay, or the per-move limit), overtime_s [0] (given once when a flag falls;
-               0: a fall loses the match): the match's clock
+               0: a fall loses the match): the match's clock (also chosen at the board)
     [players]  white ["White"], black ["Black"], site ["bgpi"] (the .mat's [Site] line)
     [dice]     source ["electronic"] (electronic | entered): the board rolls, or the players
                throw their own dice and enter them (buttons, phone); the players may choose

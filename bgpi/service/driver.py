@@ -22,6 +22,7 @@ from bgpi.journal.records import MatchStarted, Record
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
+from bgpi.present.clockbar import CLOCKS, next_bar_change
 from bgpi.present.cues import Cue, step_cues
 from bgpi.present.leds import scene_of
 from bgpi.sensing.mistakes import mistake_words
@@ -220,6 +221,15 @@ class Driver:
     def scene(self) -> Scene:
         return scene_of(self.table)
 
+    def scene_at(self, now: float) -> Scene:
+        """The scene the strip shows at ``now``: with the clock's bars, as they stand then."""
+        return scene_of(self.table, now)
+
+    def _bar_change(self, now: float) -> float | None:
+        """When the running clock's bar next changes on this strip, if it does."""
+        pixels = (len(self.ledmap.pixels(CLOCKS[0])), len(self.ledmap.pixels(CLOCKS[1])))
+        return next_bar_change(self.table, now, pixels)
+
     def _render(self, now: float, *, changed: bool) -> None:
         """Compose a frame when what it shows changed or a light is due to blink; write the
         pixels only when the frame changed. Most table changes (every raw switch change, a
@@ -228,13 +238,13 @@ class Driver:
         due = self._due is not None and now >= self._due
         if self.frame is not None and not due and not changed:
             return
-        scene = self.scene
+        scene = self.scene_at(now)
         if self.frame is not None and not due and scene == self._scene:
             return
         frame = render(scene, self.ledmap, self.style, now)
         self.frames_composed += 1
         self._scene = scene
-        self._due = next_change(scene, self.style, now)
+        self._due = _first(next_change(scene, self.style, now), self._bar_change(now))
         if frame != self.frame:
             self.pixels.show(frame)
             self.frame = frame
@@ -244,7 +254,12 @@ class Driver:
         """When the table next needs a tick: the settle filter's deadline, a blink, or the
         running flag's fall."""
         clock = self.table.clock
-        times = [self.table.settle.deadline(), next_change(self.scene, self.style, now)]
+        times = [self.table.settle.deadline(), next_change(self.scene_at(now), self.style, now)]
         times.append(None if clock is None else clock.deadline())
-        due = [t for t in times if t is not None]
-        return min(due) if due else None
+        return _first(*times, self._bar_change(now))
+
+
+def _first(*times: float | None) -> float | None:
+    """The earliest of ``times`` that is set, if any."""
+    due = [t for t in times if t is not None]
+    return min(due) if due else None

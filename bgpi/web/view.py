@@ -233,7 +233,7 @@ def choosing_message(table: Table) -> dict[str, object] | None:
             {
                 "option": option.name.lower(),
                 "label": _(option.value),
-                "value": option_words(at.draft, option, at.dice),
+                "value": option_words(at.draft, option, at.dice, at.clock),
                 "shown": option is at.option,
             }
             for option in options_of(at.draft)

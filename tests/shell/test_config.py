@@ -19,7 +19,7 @@ def test_an_empty_file_runs_the_simulator(tmp_path: Path) -> None:
     assert config.sensors.backend == "sim" and config.leds.backend == "sim"
     assert config.rules.length == 5
     assert config.geometry.nbits == 152
-    assert config.ledmap.length == 244
+    assert config.ledmap.length == 264
 
 
 def test_values_are_read(tmp_path: Path) -> None:
