@@ -19,6 +19,7 @@ from typing import Final
 
 from bgpi.base.i18n import _, ngettext
 from bgpi.base.words import Player
+from bgpi.journal.records import Unfit
 from bgpi.lights.scene import Alert, Scene
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, SEATS, capitalized, either, option_phrase, players
@@ -38,8 +39,8 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table.buttons import SEAT_WORDS, illegal_refused
-from bgpi.table.core import GODICE_FAULT
 from bgpi.table.phases import Choosing, Entering
+from bgpi.table.thrown import GODICE_FAULT
 
 
 def status(table: Table, scene: Scene) -> str:
@@ -140,6 +141,8 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Rolling)
     name = _names(table)[at.player]
+    if at.thrown:
+        return _thrown(at, name)
     if at.count == 1:
         return _(
             "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
@@ -147,6 +150,23 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
         name=name
     )
+
+
+def _thrown(at: Rolling, name: str) -> str:
+    """The throw of GoDice awaited, and why the last one must be made again (the sheets: a
+    die cocked is thrown again, both dice with it)."""
+    if at.count == 1:
+        line = _("{name} throws the opening die: it is read as it comes to rest.")
+    else:
+        line = _("{name} throws both dice: they are read as they come to rest.")
+    again = at.again
+    if again is None:
+        return line.format(name=name)
+    if again.why is Unfit.COCKED:
+        why = _("Die {die} came to rest cocked: roll again.")
+    else:
+        why = _("Die {die} was moved as it came to rest: roll again.")
+    return f"{why.format(die=again.die)} {line.format(name=name)}"
 
 
 def _entering(table: Table, scene: Scene, words: Sequence[str]) -> str:
