@@ -114,6 +114,7 @@ class SimTable:
             else list(records)
         )
         self.geometry = geometry or Geometry.default()
+        self.seed = options.seed
         self.clock = ManualClock()
         self.board = SimBoard(
             self.geometry,
@@ -295,12 +296,13 @@ class SimTable:
         dice = self.driver.dice
         return dice.roll() if at.count == 2 else (dice.die(),)
 
-    def throw_godice(self, rng: random.Random) -> bool:
+    def throw_godice(self, rng: random.Random | None = None) -> bool:
         """If the table waits for a throw of the GoDice, the hands throw them (the seeded
-        dice; now and then a die lands cocked or moved, from ``rng``) and let them come to
-        rest; whether they threw."""
+        dice; now and then a die lands cocked or moved, from ``rng``, by default from the
+        seed and the records so far) and let them come to rest; whether they threw."""
         if self.godice is None:
             return False
+        rng = rng or random.Random(f"{self.seed}:{len(self.driver.log)}")
         from bgpi.sim.godice import THROW_TIME, throw_asked  # noqa: PLC0415
 
         dice = self.driver.dice
