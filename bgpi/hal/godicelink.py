@@ -185,7 +185,9 @@ class GoDiceLink:
                     if await self._try(index, attempt):
                         self._said()
                         return
-                log.error(
+                # A warning, not an error: dice paired but switched off while the board
+                # rolls its own are no failure.
+                log.warning(
                     "godice: die %d not back after %d tries: trying again in %.0f s",
                     index + 1,
                     self.backoff.attempts,

@@ -19,7 +19,7 @@ from typing import Final
 
 from bgpi.base.i18n import _, ngettext
 from bgpi.base.words import Player
-from bgpi.journal.records import Unfit
+from bgpi.journal.records import DiceSource, Unfit
 from bgpi.lights.scene import Alert, Scene
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, SEATS, capitalized, either, option_phrase, players
@@ -49,10 +49,13 @@ def status(table: Table, scene: Scene) -> str:
     that stopped answering."""
     lost = [message for source, message in table.faults if source == GODICE_FAULT]
     if lost and len(lost) == len(table.faults):  # GoDice only: entered dice meanwhile
+        rest = status(replace(table, faults=()), scene)
+        if table.dice is not DiceSource.GODICE:  # paired, but this match rolls otherwise
+            return rest
         line = _("{lost}: enter the dice with the buttons until it is back.")
-        return f"{line.format(lost=lost[0])} {status(replace(table, faults=()), scene)}"
-    if table.faults:
-        source, message = table.faults[0]
+        return f"{line.format(lost=lost[0])} {rest}"
+    if table.faults:  # a backend of the board's own (the GoDice pair's said above)
+        source, message = next(f for f in table.faults if f[0] != GODICE_FAULT)
         fault = _(
             "The {source} stopped answering ({message}): nothing is decided until they are back."
         )

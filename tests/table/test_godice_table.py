@@ -206,3 +206,11 @@ def test_a_board_with_nobody_at_it_keeps_the_boards_dice_and_says_why() -> None:
         "Nobody sits at this board to throw dice by hand: with the engine or a remote board in"
         " both seats, the board rolls."
     )
+
+
+def test_a_pair_down_says_nothing_in_a_match_that_rolls_otherwise() -> None:
+    board = replay(*opened(MatchStarted(5)))  # the pair paired, but this match is electronic
+    lost = board.handle(Fault(GODICE_FAULT, "die 1 (red) is gone", 25.0)).table
+    assert status(lost, scene_of(lost)) == status(board, scene_of(board))
+    assert scene_of(lost).alert is None
+    assert press(lost, BLACK, ROLL, SHORT).dice is not None  # the board rolls as ever
