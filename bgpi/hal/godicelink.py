@@ -75,7 +75,9 @@ Client = Callable[[int, Callable[[Any], None]], Any]
 class GoDiceLink:
     """The pair's event loop and the connections it keeps: the clients ``client`` makes, each
     die's word and the faults to the ``emit`` given to :meth:`start` (any thread's queue),
-    stamped by ``clock``; ``errors`` are what a failed connect raises."""
+    stamped by ``clock``. Whatever the radio's stack raises (bleak's errors, dbus-fast's, the
+    OS's, a timeout) is caught where the dice are touched, logged once, never raised: the
+    board plays on, with entered dice while a die is down."""
 
     def __init__(
         self,
@@ -83,20 +85,19 @@ class GoDiceLink:
         clock: Callable[[], float],
         *,
         backoff: Backoff | None = None,
-        errors: tuple[type[BaseException], ...] = (OSError, TimeoutError),
     ) -> None:
         clients = (client(0, lambda _c: self.lost(0)), client(1, lambda _c: self.lost(1)))
         self.pair = GoDicePair(clients, self._heard, clock)
         self.emit: Emit = _unheard
         self.clock = clock
         self.backoff = backoff or Backoff()
-        self.errors: tuple[type[BaseException], ...] = (TimeoutError, *errors)
         self.dice = (_Die(), _Die())
         self.fault: str | None = None
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_escaped)
         self._thread = threading.Thread(target=self._loop.run_forever, name="godice", daemon=True)
         self._trying: dict[int, asyncio.Task[None]] = {}
+        self._starting: Future[None] | None = None
         self._closed = False
 
     @property
@@ -104,11 +105,17 @@ class GoDiceLink:
         return self._closed
 
     def start(self, emit: Emit) -> None:
-        """Start the loop and connect both dice, their words and faults to ``emit`` (a die
-        that does not answer is tried again, and is a fault meanwhile)."""
+        """Start the loop and begin connecting both dice, their words and faults to
+        ``emit``; it returns at once (a die takes seconds to answer, or never: it is tried
+        again, and is a fault meanwhile). :meth:`ready` waits for the first tries."""
         self.emit = emit
         self._thread.start()
-        self.run(self._connect_all())
+        self._starting = asyncio.run_coroutine_threadsafe(self._connect_all(), self._loop)
+
+    def ready(self, timeout: float = 60.0) -> None:
+        """Wait until each die was tried once (connected, or a fault said)."""
+        if self._starting is not None:
+            self._starting.result(timeout)
 
     def run(self, step: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
         """``step`` run on the pair's loop, waited for (the simulator's hands throw so)."""
@@ -127,6 +134,7 @@ class GoDiceLink:
             while self._trying:
                 await asyncio.gather(*self._trying.values(), return_exceptions=True)
 
+        self.ready(timeout)
         self.run(tries(), timeout)
 
     def close(self) -> None:
@@ -137,7 +145,7 @@ class GoDiceLink:
         if self._thread.is_alive():
             try:
                 self.run(self._close(), timeout=10.0)
-            except self.errors as exc:
+            except Exception as exc:  # the radio's stack, closing
                 log.warning("godice: closing: %s", exc)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(10.0)
@@ -157,7 +165,8 @@ class GoDiceLink:
             await self.pair.connect(index)
             die = self.dice[index]
             die.colour = die.colour or await asyncio.wait_for(self.pair.colour(index), ANSWER)
-        except self.errors as exc:
+        except Exception as exc:  # the radio's stack: see the class
+            # One failed try, logged once: the die is tried again, the board plays on.
             tries = f" (try {attempt} of {self.backoff.attempts})" if attempt else ""
             log.warning("godice: die %d did not connect%s: %s", index + 1, tries, exc)
             return False
@@ -206,7 +215,7 @@ class GoDiceLink:
         die = self.dice[index]
         try:
             die.battery = await asyncio.wait_for(self.pair.battery(index), ANSWER)
-        except self.errors as exc:
+        except Exception as exc:  # the radio's stack: see the class
             log.warning("godice: die %d did not say its battery: %s", index + 1, exc)
             return
         low = die.battery < (CHARGED if die.low else LOW_BATTERY)
@@ -243,12 +252,11 @@ def _unheard(event: DieEvent | FaultEvent) -> None:
 def open_link(addresses: tuple[str, str], clock: Callable[[], float]) -> GoDiceLink:
     """The link to the pair at ``addresses`` (die 1's, die 2's) through bleak, on a board."""
     from bleak import BleakClient  # noqa: PLC0415 (a board's radio: the pi extra)
-    from bleak.exc import BleakError  # noqa: PLC0415
 
     def client(index: int, lost: Callable[[Any], None]) -> Any:
         return BleakClient(addresses[index], disconnected_callback=lost, timeout=10.0)
 
-    return GoDiceLink(client, clock, errors=(OSError, BleakError))
+    return GoDiceLink(client, clock)
 
 
 def _escaped(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:

@@ -40,6 +40,7 @@ class SimGoDice:
         )
         self.link = GoDiceLink(self._client, clock, backoff=QUICK)
         self.link.start(emit)
+        self.link.ready()  # the simulator's dice answer at once: connected before play
 
     def _client(self, index: int, lost: Callable[[Any], None]) -> FakeBleClient:
         fake = self.fakes[index]

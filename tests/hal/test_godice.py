@@ -62,6 +62,7 @@ class Pair:
 def pair() -> Iterator[Pair]:
     made = Pair()
     made.link.start(made.said.append)
+    made.link.ready()
     yield made
     made.link.close()
 
@@ -111,6 +112,7 @@ def test_the_opening_die_is_one_die_at_rest(pair: Pair) -> None:
 def test_the_battery_is_asked_after_each_throw_and_a_low_die_is_a_fault_until_charged() -> None:
     pair = Pair(second_battery=12)
     pair.link.start(pair.said.append)
+    pair.link.ready()
     first, second = pair.fakes
     assert first.written[:2] == [b"\x17", b"\x03"]  # its colour, its battery: the library's
     assert pair.faults == ["die 2 (blue) is low on battery (12%)"]
@@ -158,6 +160,7 @@ def test_a_die_that_never_answers_is_a_fault_from_the_start_and_nothing_crashes(
     pair = Pair()
     pair.fakes[1].refusals = 100
     pair.link.start(pair.said.append)
+    pair.link.ready()
     assert pair.faults == ["die 2 (?) is gone"]
     pair.link.close()
     pair.link.close()  # closing twice is harmless

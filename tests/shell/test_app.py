@@ -131,6 +131,7 @@ def test_run_reads_the_godice_pair_on_its_own_thread_through_the_loops_queue(
     thread = run_until_ready(app)
     try:
         assert app.driver is not None and app.driver.table.config.godice
+        link.ready()  # started by the app, without holding up its loop
         hardware.hold(BLACK, ROLL, 0.1)
         wait_for(app, Phase.ROLLING)
         link.run(fakes[1].rolling())
