@@ -18,7 +18,7 @@ from bgpi.sensing.godice import Rest
 from bgpi.sim.godice import throw
 from bgpi.sim.simtable import SimOptions, SimTable
 from bgpi.table import Entering, Phase, Rolling
-from bgpi.web.view import dice_message
+from bgpi.web.view import dice_message, state_message
 from tests.table.test_buttons import opened
 
 GODICE = DiceSource.GODICE
@@ -50,6 +50,9 @@ def test_a_cocked_die_asks_for_the_throw_again_on_the_page_and_the_leds(sim: Sim
     (again,) = [r for r in sim.driver.log if isinstance(r, Rethrown)]
     assert again.player == BLACK and again.why is Unfit.COCKED
     assert scene_of(sim.table).alert is not None
+    page = state_message(sim.table, (), sim.driver.log)
+    assert str(page["status"]).startswith(f"Die {again.die} came to rest cocked: roll again.")
+    assert page["log"][-1]["text"] == f"Black's die {again.die} came to rest cocked: roll again"  # type: ignore[index]
     assert dice_message(sim.table)["throwing"] == {
         "player": BLACK,
         "count": 2,
