@@ -67,6 +67,7 @@ from bgpi.journal.records import (
     Record,
     ResignAnswered,
     ResignOffered,
+    Rethrown,
     Rolled,
     to_json,
 )
@@ -286,8 +287,10 @@ class _Writer:
             return
         if self.forfeit is not None:
             raise MatExportError("the match was over by forfeit")
-        if isinstance(record, OpeningDie | Clocked):
-            return  # the pair follows as OpeningRolled; the clock is not in a .mat file
+        if isinstance(record, OpeningDie | Clocked | Rethrown):
+            # The pair follows as OpeningRolled; the clock and a throw made again (a GoDice
+            # cocked) are not in a .mat file: a roll is a roll.
+            return
         if isinstance(record, FlagFell):
             self._flag(record)
             return

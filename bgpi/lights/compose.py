@@ -129,6 +129,7 @@ ALERT_LOOKS: Final[dict[Alert, tuple[Pattern, str]]] = {
     Alert.GAME_OVER: (SLOW, "winner"),
     Alert.MATCH_OVER: (CHASE, "winner"),
     Alert.FAULT: (TRIPLE_FLASH, "both"),
+    Alert.AGAIN: (DAH_DIT, "turn"),
 }
 
 CUBE_PLACES: Final = ("cube.white", "cube.black")

@@ -57,6 +57,7 @@ class Alert(StrEnum):
     GAME_OVER = "game over"
     MATCH_OVER = "match over"
     FAULT = "fault"
+    AGAIN = "roll again"  # a GoDice die came to rest cocked or moved: throw both again
 
 
 Prompt = tuple[Player, ButtonName, Meaning]

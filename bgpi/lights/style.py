@@ -65,6 +65,7 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "game over": (0, 200, 60),
         "match over": (255, 215, 0),
         "fault": (255, 0, 80),
+        "roll again": (255, 120, 0),
     }
 )
 """Every palette entry and its default. A config names only the entries it changes."""

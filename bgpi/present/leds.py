@@ -20,7 +20,6 @@ from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold, Intent
-from bgpi.table.core import GODICE_FAULT
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
     Choosing,
@@ -35,6 +34,7 @@ from bgpi.table.phases import (
     Rolling,
     Said,
 )
+from bgpi.table.thrown import GODICE_FAULT
 
 
 def scene_of(table: Table, t: float | None = None) -> Scene:
@@ -111,11 +111,16 @@ def _before_roll(table: Table, scene: Scene) -> Scene:
 
 
 def _rolling(table: Table, scene: Scene) -> Scene:
-    """The dice on their way from the other board: what the phase before showed (a wrong
-    board, a lifted checker), with no button lit, for none decides anything now."""
+    """The dice on their way from the other board, or thrown by hand and read from the
+    GoDice: what the phase before showed (a wrong board, a lifted checker), with no button
+    lit, for none decides anything now; a throw that must be made again (a die cocked or
+    moved) blinks on the thrower's turn lights until a throw counts."""
     at = table.at
     assert isinstance(at, Rolling)
-    return _guidance(table, replace(scene, dice=(), dice_left=()))
+    scene = _guidance(table, replace(scene, dice=(), dice_left=()))
+    if at.again is None or scene.alert is not None:
+        return scene
+    return replace(scene, turn=at.player, alert=Alert.AGAIN)
 
 
 def _entering(table: Table, scene: Scene) -> Scene:

@@ -60,6 +60,12 @@ REMOTE_DICE: Final = N_(
 )
 """Why a remote match refuses dice thrown by hand (the log and the page say it)."""
 
+NOBODY_DICE: Final = N_(
+    "Nobody sits at this board to throw dice by hand: with the engine or a remote board in"
+    " both seats, the board rolls."
+)
+"""Why a board with no person at it refuses dice thrown by hand (the page says it)."""
+
 SEATS: Final = {Seat.PERSON: N_("person"), Seat.ENGINE: N_("engine"), Seat.REMOTE: N_("remote")}
 
 LEVELS: Final = {

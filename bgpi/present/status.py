@@ -19,6 +19,7 @@ from typing import Final
 
 from bgpi.base.i18n import _, ngettext
 from bgpi.base.words import Player
+from bgpi.journal.records import DiceSource, Unfit
 from bgpi.lights.scene import Alert, Scene
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, SEATS, capitalized, either, option_phrase, players
@@ -38,8 +39,8 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused
-from bgpi.table.core import GODICE_FAULT
 from bgpi.table.phases import Choosing, Entering
+from bgpi.table.thrown import GODICE_FAULT
 
 CLAIM: Final = Intent.CLAIM_FORFEIT
 
@@ -50,10 +51,13 @@ def status(table: Table, scene: Scene) -> str:
     that stopped answering."""
     lost = [message for source, message in table.faults if source == GODICE_FAULT]
     if lost and len(lost) == len(table.faults):  # GoDice only: entered dice meanwhile
+        rest = status(replace(table, faults=()), scene)
+        if table.dice is not DiceSource.GODICE:  # paired, but this match rolls otherwise
+            return rest
         line = _("{lost}: enter the dice with the buttons until it is back.")
-        return f"{line.format(lost=lost[0])} {status(replace(table, faults=()), scene)}"
-    if table.faults:
-        source, message = table.faults[0]
+        return f"{line.format(lost=lost[0])} {rest}"
+    if table.faults:  # a backend of the board's own (the GoDice pair's said above)
+        source, message = next(f for f in table.faults if f[0] != GODICE_FAULT)
         fault = _(
             "The {source} stopped answering ({message}): nothing is decided until they are back."
         ).format(source=source, message=message)
@@ -143,6 +147,8 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Rolling)
     name = _names(table)[at.player]
+    if at.thrown:
+        return _thrown(at, name)
     if at.count == 1:
         return _(
             "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
@@ -150,6 +156,23 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
         name=name
     )
+
+
+def _thrown(at: Rolling, name: str) -> str:
+    """The throw of GoDice awaited, and why the last one must be made again (the sheets: a
+    die cocked is thrown again, both dice with it)."""
+    if at.count == 1:
+        line = _("{name} throws the opening die: it is read as it comes to rest.")
+    else:
+        line = _("{name} throws both dice: they are read as they come to rest.")
+    again = at.again
+    if again is None:
+        return line.format(name=name)
+    if again.why is Unfit.COCKED:
+        why = _("Die {die} came to rest cocked: roll again.")
+    else:
+        why = _("Die {die} was moved as it came to rest: roll again.")
+    return f"{why.format(die=again.die)} {line.format(name=name)}"
 
 
 def _entering(table: Table, scene: Scene, words: Sequence[str]) -> str:

@@ -10,6 +10,7 @@ from bgpi.journal.records import ELECTRONIC, DiceSource, Record
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import ClockRules
 from bgpi.sensing.board import Observation
+from bgpi.sensing.godice import Rest
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.table.hints import Hinted, HintRequest
 from bgpi.table.seats import Chosen, Decided, DecisionRequest
@@ -76,6 +77,18 @@ class DiceDrawing:
 
 
 @dataclass(frozen=True, slots=True)
+class DieRested:
+    """A GoDice die (``die``: 0 or 1, as the pair was paired) said how it moves or rests:
+    rolling, or at rest showing ``value`` (:class:`~bgpi.sensing.godice.Rest`). The table
+    judges the throw while it waits for one (:mod:`bgpi.table.thrown`)."""
+
+    die: int
+    rest: Rest
+    value: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
 class Fault:
     """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
 
@@ -96,7 +109,19 @@ class Silence:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled | DiceDrawing | Fault | Silence | Decided | Chosen | Hinted
+Event = (
+    Seen
+    | Tick
+    | Press
+    | DiceRolled
+    | DiceDrawing
+    | DieRested
+    | Fault
+    | Silence
+    | Decided
+    | Chosen
+    | Hinted
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +170,8 @@ class TableConfig:
     next_clock: ClockRules | None = None  # likewise the clock ([clock]); None: the last match's
     # The players who may ask the engine for a hint at the board.
     hints: frozenset[Player] = frozenset()
+    # A GoDice pair is read at this board: the players may choose it among the dice sources.
+    godice: bool = False
 
 
 def chain(first: Step, second: Step) -> Step:

@@ -36,7 +36,14 @@ from bgpi.table.events import Step, chain
 from bgpi.table.guided import move_made
 from bgpi.table.hints import HintRequest, kind_of, moment_of
 from bgpi.table.illegal import read_illegal
-from bgpi.table.options import Option, next_clock, next_source, next_value, options_of
+from bgpi.table.options import (
+    Option,
+    next_clock,
+    next_source,
+    next_value,
+    nobody_here,
+    options_of,
+)
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -224,7 +231,12 @@ def _set_up(table: Table, *records: Record) -> Step:
 
 def _next_value(table: Table, at: Choosing, player: Player) -> Step:
     if at.option is Option.DICE:
-        dice = next_source(at.dice, remote=Seat.REMOTE in table.seats)
+        dice = next_source(
+            at.dice,
+            remote=Seat.REMOTE in table.seats,
+            nobody=nobody_here(table.seats),
+            godice=table.config.godice,
+        )
         return Step(replace(table, at=replace(at, dice=dice)))
     if at.option is Option.CLOCK:
         return Step(replace(table, at=replace(at, clock=next_clock(at.clock))))

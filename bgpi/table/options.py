@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Final
 
 from bgpi.base.i18n import N_
-from bgpi.journal.records import ELECTRONIC, DiceSource
+from bgpi.journal.records import ELECTRONIC, DiceSource, Seat
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
 from bgpi.rules.match import MAX_CUBE, MAX_LENGTH
@@ -42,9 +42,9 @@ class Option(Enum):
     DICE = N_("dice")
 
 
-SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED)
-"""The dice sources in the order CUBE steps through them (the score pixels show 1, 2). GoDice
-join them once the shell reads them (bgpi.hal.godice has the reading, not yet the wiring)."""
+SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED, DiceSource.GODICE)
+"""The dice sources in the order CUBE steps through them (the score pixels show 1, 2, 3);
+GoDice only where a pair is paired to the board (``TableConfig.godice``)."""
 
 
 def options_of(rules: MatchRules) -> tuple[Option, ...]:
@@ -103,12 +103,22 @@ def _after(values: tuple[int, ...], value: int) -> int:
     return values[(values.index(value) + 1) % len(values)] if value in values else values[0]
 
 
-def next_source(dice: DiceSource, *, remote: bool) -> DiceSource:
+def nobody_here(seats: tuple[Seat, Seat]) -> bool:
+    """Whether no person sits at this board (the engine or a remote board in both seats):
+    dice thrown by hand would wait forever for a hand to throw them."""
+    return Seat.PERSON not in seats
+
+
+def next_source(
+    dice: DiceSource, *, remote: bool, nobody: bool = False, godice: bool = False
+) -> DiceSource:
     """The dice source after ``dice``; a match against a remote board keeps the board's
-    commit-reveal dice (no board can vouch for the dice thrown at the other)."""
-    if remote or dice not in SOURCES:
+    commit-reveal dice (no board can vouch for the dice thrown at the other), and so does a
+    board where nobody sits to throw dice (``nobody``); GoDice only if a pair is paired."""
+    sources = SOURCES if godice else SOURCES[:-1]
+    if remote or nobody or dice not in sources:
         return ELECTRONIC
-    return SOURCES[(SOURCES.index(dice) + 1) % len(SOURCES)]
+    return sources[(sources.index(dice) + 1) % len(sources)]
 
 
 def next_clock(clock: ClockRules) -> ClockRules:

@@ -20,12 +20,23 @@ import pytest
 from bgpi.base import i18n
 from bgpi.base.i18n import _
 from bgpi.base.words import BLACK, WHITE, Player
-from bgpi.journal.records import MatchStarted, Seat
+from bgpi.journal.records import DiceSource, MatchStarted, Rethrown, Seat, Unfit
 from bgpi.present.leds import scene_of
 from bgpi.present.phrases import SEATS, players
 from bgpi.present.status import status
-from bgpi.table import Hold, Intent, Phase, Table, active_rows, waiting
+from bgpi.table import (
+    BeforeRoll,
+    Hold,
+    Intent,
+    Opening,
+    Phase,
+    Rolling,
+    Table,
+    active_rows,
+    waiting,
+)
 from bgpi.table.buttons import SEAT_WORDS, rows_of
+from bgpi.table.thrown import waiting_throw
 from bgpi.web.words import page_words
 from tests.table.test_buttons import CONFIG, drawing
 from tests.table.test_leads import SCENES, table_of
@@ -59,10 +70,27 @@ never lights its button (it has no caption), but for the forfeit claim, the one 
 person can do about a silent board."""
 PASS = "OK"  # ending a turn whose roll has no move
 
+
+def thrown(name: str, player: Player, count: int, again: Rethrown | None = None) -> Table:
+    """GoDice thrown by hand for ``player``, read as they come to rest."""
+    table = table_of(name)
+    assert isinstance(table.at, Opening | BeforeRoll)
+    waiting = replace(waiting_throw(player, count, table.at), again=again)
+    return replace(table, dice=DiceSource.GODICE, at=waiting)
+
+
 EXTRA = {
     "setup": lambda: Table.replay(CONFIG, [MatchStarted(5)]),
     "rolling the opening die": lambda: drawing(table_of("opening"), WHITE, 1),
     "rolling": lambda: drawing(table_of("before roll, hints on"), BLACK, 2),
+    "throwing the opening GoDice": lambda: thrown("opening", WHITE, 1),
+    "throwing GoDice": lambda: thrown("before roll, hints on", BLACK, 2),
+    "throwing GoDice again, one cocked": lambda: thrown(
+        "before roll, hints on", BLACK, 2, Rethrown(BLACK, 2, Unfit.COCKED, 3)
+    ),
+    "throwing GoDice again, one moved": lambda: thrown(
+        "opening", WHITE, 1, Rethrown(WHITE, 1, Unfit.MOVED, 5)
+    ),
 }
 NAMES = (*SCENES, *EXTRA)
 SEAT_KINDS = (Seat.PERSON, Seat.ENGINE, Seat.REMOTE)
@@ -81,8 +109,9 @@ def could_be(table: Table) -> bool:
     ends a turn on an illegal play (never against a remote board, which gets only legal
     plays); only a seat's play is guided."""
     turn, phase = table.match.turn, table.phase
-    if phase is Phase.ENTERING:  # dice thrown by hand: a person here enters them, and a
-        # remote match always rolls the boards' commit-reveal dice
+    thrown = isinstance(table.at, Rolling) and table.at.thrown
+    if phase is Phase.ENTERING or thrown:  # dice thrown by hand: a person here enters or
+        # throws them, and a remote match always rolls the boards' commit-reveal dice
         return Seat.PERSON in table.seats and Seat.REMOTE not in table.seats
     if turn is None:
         return True

@@ -132,6 +132,39 @@ def test_the_dice_source_is_read_as_its_enum_and_a_wrong_one_is_refused(tmp_path
         load(write(tmp_path, '[dice]\nsource = "loaded"\n'))
 
 
-def test_godice_are_refused_until_the_board_reads_them(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="godice dice are not read by the board yet"):
+def test_godice_are_read_from_the_pair_bgpi_dice_pair_wrote(tmp_path: Path) -> None:
+    text = '[dice]\nsource = "godice"\nfirst = "C0:11:22:33:44:01"\nsecond = "c0:11:22:33:44:02"\n'
+    config = load(write(tmp_path, text))
+    assert config.dice.source is DiceSource.GODICE
+    assert config.dice.paired == ("C0:11:22:33:44:01", "c0:11:22:33:44:02")
+    assert config.match_record().dice is DiceSource.GODICE
+    with pytest.raises(ConfigError, match=r"dice\.source: godice needs the two dice paired to the"):
         load(write(tmp_path, '[dice]\nsource = "godice"\n'))
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ('first = "C0:11:22"', "dice.first: 'C0:11:22' is not a Bluetooth address"),
+        ('second = "red die"', "dice.second: 'red die' is not a Bluetooth address"),
+        ('first = "C0:11:22:33:44:01"\nsecond = "C0:11:22:33:44:01"', "dice.second: is the same"),
+        ("first = 7", r"dice.first: is 7 \(int\), expected str"),
+    ],
+)
+def test_a_godice_address_that_is_none_is_refused_naming_the_key(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    with pytest.raises(ConfigError, match=said):
+        load(write(tmp_path, f"[dice]\n{line}\n"))
+
+
+@pytest.mark.parametrize("source", ["entered", "godice"])
+def test_dice_thrown_by_hand_are_refused_where_nobody_sits_at_the_board(
+    tmp_path: Path, source: str
+) -> None:
+    paired = 'first = "C0:11:22:33:44:01"\nsecond = "C0:11:22:33:44:02"\n'
+    seats = '[seats]\nwhite = "demo"\nblack = "demo"\n'
+    with pytest.raises(ConfigError, match=f"dice.source: {source} dice are thrown by hand, but"):
+        load(write(tmp_path, f'{seats}[dice]\nsource = "{source}"\n{paired}'))
+    one = '[seats]\nwhite = "demo"\n'  # a person plays Black: he throws the dice for both
+    assert load(write(tmp_path, f'{one}[dice]\nsource = "{source}"\n{paired}')).dice.source
