@@ -8,6 +8,8 @@ import json
 import os
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -33,6 +35,7 @@ from bgpi.remote.session import Session
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.wire import Action, Claim, Commit, Intent
 from bgpi.sensing.board import capacities
+from bgpi.service.app import App
 from bgpi.sim.demo import play_match
 from bgpi.table import Phase, Table, TableConfig
 from bgpi.table.errors import TableError
@@ -272,10 +275,26 @@ def test_bgpi_run_ends_the_match_the_same_way_when_it_takes_a_claim(
 PATIENCE = 5  # seconds: the least [remote] patience (a silence shows as a fault after 4)
 
 
-def silent_peer(mosquitto: Mosquitto, tmp_path: Path) -> RunBoard:
-    """``bgpi run`` as White with the least patience, against a Black the test drives."""
+@contextmanager
+def offered(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[tuple[RunBoard, App, Peer]]:
+    """``bgpi run`` as White, with the least patience, against a Black the test drives:
+    White's hands set up and roll the opening die, Black never answers (it owes its half of
+    the dice), and White is offered the claim."""
     config = remote_config(mosquitto.url, 3)
-    return RunBoard(replace(config, remote=replace(config.remote, patience=PATIENCE)), tmp_path)
+    run = RunBoard(replace(config, remote=replace(config.remote, patience=PATIENCE)), tmp_path)
+    with run.running() as app:
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            soon(app, lambda: table_now(app).claimant == WHITE, "the claim offered", 60)
+            yield run, app, peer
+        finally:
+            peer.close()
+
+
+def table_now(app: App) -> Table:
+    assert app.driver is not None
+    return app.driver.table
 
 
 def hold(run: RunBoard, button: ButtonName) -> None:
@@ -288,31 +307,22 @@ def hold(run: RunBoard, button: ButtonName) -> None:
 def test_bgpi_run_offers_the_claim_once_the_other_board_owes_and_is_silent_and_a_held_roll_makes_it(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
-    run = silent_peer(mosquitto, tmp_path)
-    with run.running() as app:
-        driver, remote = app.driver, app.remote
-        assert driver is not None and remote is not None
-        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
-        try:
-            # White's hands set up and roll the opening die; Black's board never answers:
-            # it owes its half of the dice.
-            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
-            soon(app, lambda: driver.table.claimant == WHITE, "the claim offered", 60)
-            table = driver.table
-            assert table.phase is Phase.ROLLING
-            assert scene_of(table).prompt(WHITE, ROLL) == Meaning.CLAIM
-            line = status(table, scene_of(table))
-            assert "Hold ROLL to claim the match by forfeit." in line, line
-            hold(run, ROLL)
-            peer.until(lambda: peer.session.forfeit is not None, 30)  # the claim reached it
-        finally:
-            peer.close()
+    with offered(mosquitto, tmp_path) as (run, app, peer):
+        table = table_now(app)
+        assert table.phase is Phase.ROLLING
+        assert scene_of(table).prompt(WHITE, ROLL) == Meaning.CLAIM
+        line = status(table, scene_of(table))
+        assert "Hold ROLL to claim the match by forfeit." in line, line
+        hold(run, ROLL)
+        peer.until(lambda: peer.session.forfeit is not None, 30)  # the claim reached it
         forfeit = peer.session.forfeit
         assert forfeit is not None and forfeit.winner == WHITE
         assert forfeit.claim.silent >= PATIENCE
+        remote = app.remote
+        assert remote is not None
         soon(app, lambda: remote.status().state is LinkState.OVER, "the match over")
-        assert driver.table.at == Forfeited(WHITE)
-        assert scene_of(driver.table).winner == WHITE
+        assert table_now(app).at == Forfeited(WHITE)
+        assert scene_of(table_now(app)).winner == WHITE
     assert run.records()[-1] == Forfeit(WHITE)
     assert run.mat().startswith("; White wins the match by forfeit in game 1")
 
@@ -320,27 +330,19 @@ def test_bgpi_run_offers_the_claim_once_the_other_board_owes_and_is_silent_and_a
 def test_the_offer_is_gone_once_the_other_board_speaks_and_a_held_roll_then_claims_nothing(
     mosquitto: Mosquitto, tmp_path: Path
 ) -> None:
-    run = silent_peer(mosquitto, tmp_path)
-    with run.running() as app:
-        driver, remote = app.driver, app.remote
-        assert driver is not None and remote is not None
-        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
-        try:
-            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
-            soon(app, lambda: driver.table.claimant == WHITE, "the claim offered", 60)
-            peer.session.remember(0, os.urandom(SECRET_BYTES))
-            peer.send(peer.session.due()[0])  # Black's commitment: the match moves on
-            soon(app, lambda: driver.table.claimant is None, "the offer taken back")
-            assert scene_of(driver.table).prompt(WHITE, ROLL) is None
-            hold(run, ROLL)
-            time.sleep(0.5)  # the loop goes round: nothing is claimed
-            peer.until(lambda: True)
-        finally:
-            peer.close()
-        assert remote.link.session.forfeit is None and peer.session.forfeit is None
-        kinds = [json.loads(raw[65:])["body"]["kind"] for raw in remote.link.session.sent]
+    with offered(mosquitto, tmp_path) as (run, app, peer):
+        peer.session.remember(0, os.urandom(SECRET_BYTES))
+        peer.send(peer.session.due()[0])  # Black's commitment: the match moves on
+        soon(app, lambda: table_now(app).claimant is None, "the offer taken back")
+        assert scene_of(table_now(app)).prompt(WHITE, ROLL) is None
+        hold(run, ROLL)
+        time.sleep(0.5)  # the loop goes round: nothing is claimed
+        peer.until(lambda: True)
+        assert app.remote is not None and app.remote.link.session.forfeit is None
+        assert peer.session.forfeit is None
+        kinds = [json.loads(raw[65:])["body"]["kind"] for raw in app.remote.link.session.sent]
         assert "forfeit" not in kinds and "commit" in kinds
-        assert driver.table.phase is Phase.ROLLING  # Black still owes its secret
+        assert table_now(app).phase is Phase.ROLLING  # Black still owes its secret
     assert not any(isinstance(r, Forfeit) for r in run.records())
 
 
