@@ -109,6 +109,7 @@ def run_remote_sim(
         session = RemoteSimSession(
             sim, config.ledmap, config.style, link, sound=config.sound.enabled
         )
+        session.site = config.players.site
 
         token = None if is_loopback(host) else new_token()
 

@@ -110,7 +110,11 @@ def new_session(
     request = waiting(sim.table)  # resumed while an engine was to answer
     if request is not None and request.player in sim.seats:
         sim.ask(request)
-    return SimSession(sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled)
+    session = SimSession(
+        sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled
+    )
+    session.site = config.players.site
+    return session
 
 
 def _asking(worker: EngineWorker) -> SimSeat:

@@ -30,7 +30,7 @@ but presses.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.i18n import _
@@ -46,7 +46,9 @@ from bgpi.base.words import (
     zone_name,
 )
 from bgpi.hal.errors import HalError
-from bgpi.journal.records import Seat
+from bgpi.journal.export import MatHeader
+from bgpi.journal.records import Record, Seat
+from bgpi.journal.store import Journal
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.present.gamelog import current_match
@@ -78,6 +80,8 @@ class SimSession:
         sound: bool = False,
     ) -> None:
         self.sim = sim
+        self.site = "bgpi"  # the .mat's [Site] line: the config's [players] site, as set
+        self._header: tuple[Record, MatHeader] | None = None  # the match's first record's
         self.worker = worker  # the engine's thread, answering into the table's inbox
         self.sound = sound  # [sound] enabled: the page plays the cues until muted
         self.ledmap = ledmap
@@ -279,7 +283,21 @@ class SimSession:
         if sim.frame is not self._frame:
             self._frame = sim.frame
             frame = frame_message(sim.frame)
-        return Snapshot(state, frame, records)
+        return Snapshot(state, frame, records, self._header_of(records))
+
+    def _header_of(self, records: Sequence[Record] | None) -> MatHeader | None:
+        """The download's header, read from the journal once per match."""
+        if not records:
+            return None
+        if self._header is None or self._header[0] is not records[0]:
+            journal = self.sim.journal
+            header = (
+                MatHeader.journaled(journal, self.site)
+                if isinstance(journal, Journal)
+                else MatHeader(self.site)
+            )
+            self._header = (records[0], header)
+        return self._header[1]
 
 
 def _zone(message: Mapping[str, object]) -> int:
