@@ -81,7 +81,10 @@ class SimSession:
     ) -> None:
         self.sim = sim
         self.site = "bgpi"  # the .mat's [Site] line: the config's [players] site, as set
+        # Told the table after each step of the clock, on the loop (a club's poster).
+        self.watchers: list[Callable[[SimTable], None]] = []
         self._header: tuple[Record, MatHeader] | None = None  # the match's first record's
+        self._latest: tuple[Record, ...] | None = None  # the journal's, on a fresh board
         self.worker = worker  # the engine's thread, answering into the table's inbox
         self.sound = sound  # [sound] enabled: the page plays the cues until muted
         self.ledmap = ledmap
@@ -116,6 +119,8 @@ class SimSession:
         behind = self.wall() + self._offset - self.sim.clock()
         if behind > 0:
             self.sim.advance(min(behind, MAX_CATCH_UP))
+        for watch in self.watchers:
+            watch(self.sim)
 
     def answered(self) -> None:
         """Wait until the engine has answered everything asked so far, and let the table
@@ -283,7 +288,17 @@ class SimSession:
         if sim.frame is not self._frame:
             self._frame = sim.frame
             frame = frame_message(sim.frame)
+        if records == ():  # a fresh board: the download is the journal's latest match
+            records = self._journaled()
         return Snapshot(state, frame, records, self._header_of(records))
+
+    def _journaled(self) -> tuple[Record, ...]:
+        """The journal's latest match, as the companion's download gives it (read once:
+        nothing is journaled before a match starts, and then the log holds it)."""
+        if self._latest is None:
+            journal = self.sim.journal
+            self._latest = current_match(journal.records()) if isinstance(journal, Journal) else ()
+        return self._latest
 
     def _header_of(self, records: Sequence[Record] | None) -> MatHeader | None:
         """The download's header, read from the journal once per match."""
