@@ -49,7 +49,8 @@ Sections and keys (defaults in brackets)::
                else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
-               club [""] (publish finished matches' results there): see docs/remote.md
+               club [""] (the club `bgpi club results` lists; `--club` publishes to
+               one): see docs/remote.md
 """
 
 from __future__ import annotations
