@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any, Final, TypeVar
 
+from bgpi.base.errors import BgpiError
 from bgpi.base.i18n import N_
 from bgpi.base.words import Player, check_colour
 from bgpi.journal.export import MatHeader, export_mat
@@ -43,6 +44,10 @@ MAX_SECONDS: Final = 86_400.0  # a clock's setting: a day
 LAST_START: Final = 4_102_444_800.0  # 2100-01-01: a start after it is nobody's match
 _LINK: Final = re.compile(r"https?://[!-~]+")  # no blank, no control character, ASCII only
 _HEADER_LINE: Final = re.compile(r'; \[[A-Za-z0-9 ]+ ".*"\]')
+
+
+class ResultTooBigError(BgpiError, ValueError):
+    """A result bigger than a reader takes (:data:`RESULT_BYTES`): not published."""
 
 
 class Ending(StrEnum):
@@ -250,11 +255,20 @@ def _optional(data: Mapping[str, object], key: str, read: Any) -> Any:
 def publish_result(
     broker: Broker, club: str, records: Sequence[Record], header: MatHeader, *, link: str | None
 ) -> ClubResult:
-    """Publish the match's result, retained, to the club; the result published."""
+    """Publish the match's result, retained, to the club; the result published.
+    ``ResultTooBigError`` for one too big for a reader (a match far longer than 25 points),
+    ``ValueError`` for one a reader would refuse otherwise (a player's name too long)."""
     result = ClubResult.of(records, header, link=link)
+    payload = result.to_json()
+    if len(payload) > RESULT_BYTES:
+        raise ResultTooBigError(
+            f"the result is {len(payload)} bytes, more than the {RESULT_BYTES} a reader takes: "
+            "not published (bgpi export writes the match)"
+        )
+    ClubResult.from_json(payload)  # what no reader would take (a name too long) is not sent
     transport = Transport(broker, persistent=False).open()
     try:
-        transport.publish(f"{club_topic(club)}/{result.id}", result.to_json(), retain=True)
+        transport.publish(f"{club_topic(club)}/{result.id}", payload, retain=True)
         transport.flush()
     finally:
         transport.close()

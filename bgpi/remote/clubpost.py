@@ -57,7 +57,7 @@ class ClubPoster:
     def _publish(self, records: Sequence[Record], header: MatHeader) -> None:
         try:
             publish_result(self.broker, self.club, records, header, link=self.link)
-        except OSError as exc:  # TransportError too: the broker gone, refused, too slow
+        except (OSError, ValueError) as exc:  # the broker gone, refused, slow; too big
             log.warning("club %s: the result was not published: %s", self.club, exc)
             return
         log.info("published the result to club %s", self.club)

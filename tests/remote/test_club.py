@@ -20,6 +20,7 @@ from bgpi.remote.club import (
     RESULT_BYTES,
     ClubResult,
     Ending,
+    ResultTooBigError,
     club_topic,
     fetch_results,
     match_key,
@@ -193,3 +194,19 @@ def test_a_board_whose_broker_is_gone_says_so_once_and_plays_on(
             poster.close()
     (said,) = [m for m in caplog.messages if "not published" in m]
     assert said.startswith("club Hinterhof: the result was not published: broker mqtt://127.0.0.1:")
+
+
+def test_a_result_no_reader_would_take_is_not_published() -> None:
+    long_names = MatchStarted(1, names=("A" * 40_000, "B" * 40_000))
+    session = play_match(long_names, seed=3, say=lambda _: None).driver.log
+    nowhere = Broker.parse(f"mqtt://127.0.0.1:{free_port()}")  # refused before it is asked
+    with pytest.raises(ResultTooBigError, match=r"more than the 65536 a reader takes"):
+        publish_result(nowhere, "Hinterhof", session, MatHeader("b"), link=None)
+
+
+def test_a_result_a_reader_would_refuse_is_not_published() -> None:
+    start = MatchStarted(1, names=("A" * 101, "B"))
+    records = play_match(start, seed=3, say=lambda _: None).driver.log
+    nowhere = Broker.parse(f"mqtt://127.0.0.1:{free_port()}")
+    with pytest.raises(ValueError, match=r"is not text of 100 characters"):
+        publish_result(nowhere, "Hinterhof", records, MatHeader("b"), link=None)
