@@ -46,6 +46,10 @@ _LINK: Final = re.compile(r"https?://[!-~]+")  # no blank, no control character,
 _HEADER_LINE: Final = re.compile(r'; \[[A-Za-z0-9 ]+ ".*"\]')
 
 
+class BadResultError(BgpiError, ValueError):
+    """Bytes on a club's topic that are no result this board reads: says what is wrong."""
+
+
 class ResultTooBigError(BgpiError, ValueError):
     """A result bigger than a reader takes (:data:`RESULT_BYTES`): not published."""
 
@@ -143,9 +147,9 @@ class ClubResult:
 
     @classmethod
     def from_json(cls, raw: bytes) -> ClubResult:
-        """``ValueError`` naming what is wrong: anyone on the broker may have written it."""
+        """``BadResultError`` naming what is wrong: anyone on the broker may have written it."""
         if len(raw) > RESULT_BYTES:
-            raise ValueError(f"not a match result: {len(raw)} bytes, more than {RESULT_BYTES}")
+            raise BadResultError(f"not a match result: {len(raw)} bytes, more than {RESULT_BYTES}")
         try:
             data = loads(raw)
             if not isinstance(data, dict):
@@ -164,9 +168,9 @@ class ClubResult:
                 _optional(data, "link", _link),
             )
         except UntrustedJsonError as exc:
-            raise ValueError(f"not a match result: {exc}") from None
+            raise BadResultError(f"not a match result: {exc}") from None
         except (ValueError, KeyError, TypeError, IndexError, OverflowError) as exc:
-            raise ValueError(f"not a match result: {printable(str(exc))}") from None
+            raise BadResultError(f"not a match result: {printable(str(exc))}") from None
 
 
 def score_of(records: Sequence[Record]) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from bgpi.journal.store import Journal
 from bgpi.remote.broker import Broker
 from bgpi.remote.club import (
     RESULT_BYTES,
+    BadResultError,
     ClubResult,
     Ending,
     ResultTooBigError,
@@ -146,7 +147,7 @@ def test_a_malformed_field_from_a_stranger_is_refused(field: str, value: object)
     data = good()
     ClubResult.from_json(json.dumps(data).encode())  # the rest is well formed
     data[field] = value
-    with pytest.raises(ValueError, match=r"^not a match result: ") as refused:
+    with pytest.raises(BadResultError, match=r"^not a match result: ") as refused:
         ClubResult.from_json(json.dumps(data).encode())
     assert "\x1b" not in str(refused.value) and len(str(refused.value)) < 200
 
@@ -163,7 +164,7 @@ def test_a_malformed_field_from_a_stranger_is_refused(field: str, value: object)
     ],
 )
 def test_bytes_that_are_no_result_are_refused_in_words(raw: bytes) -> None:
-    with pytest.raises(ValueError, match=r"^not a match result: "):
+    with pytest.raises(BadResultError, match=r"^not a match result: "):
         ClubResult.from_json(raw)
 
 
