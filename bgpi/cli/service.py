@@ -5,11 +5,18 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from contextlib import ExitStack
+from typing import TYPE_CHECKING
 
 from bgpi.base.i18n import _
 from bgpi.cli.arguments import Commands, add_command, say
 from bgpi.cli.errors import UsageError
 from bgpi.service.config import Config
+
+if TYPE_CHECKING:
+    from bgpi.journal.store import Journal
+    from bgpi.service.app import App, Observer
+    from bgpi.service.driver import Driver
 
 
 def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
@@ -32,8 +39,14 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
 def run(config: Config, args: argparse.Namespace) -> int:
     from bgpi.service.app import App  # noqa: PLC0415 (each command loads what it needs)
 
-    if config.remote.broker and not config.remote.match:  # --match is the demo's, not run's
-        raise UsageError(_("[remote] broker is set, but not the match code: set [remote] match"))
+    remote = config.remote
+    if remote.broker and not remote.match and not remote.club:  # --match is the demo's
+        raise UsageError(
+            _(
+                "[remote] broker is set, but neither a match code nor a club: set [remote] "
+                "match (a match against another board) or club (the results published)"
+            )
+        )
     app = App(config, config.state_dir(args.state_dir))
     if args.self_play:
         from bgpi.sim.selfplay import Hands, check_simulated  # noqa: PLC0415
@@ -51,20 +64,47 @@ def run(config: Config, args: argparse.Namespace) -> int:
         raise UsageError(_("--seed and --matches go with --self-play"))
     app.handle_signals()
     app.on_refusal = _say_refused
-    if not config.web.enabled:
+    with ExitStack() as stack:
+        watchers: list[Observer] = []
+        link = None
+        if config.web.enabled:
+            link = _serve_page(config, app, stack, watchers)
+        if remote.broker and remote.club:
+            watchers.append(_club_poster(config, link, stack))
+
+        def watch_all(driver: Driver, journal: Journal) -> None:
+            for watch in watchers:
+                watch(driver, journal)
+
+        app.observer = watch_all
         return app.run()
+
+
+def _serve_page(config: Config, app: App, stack: ExitStack, watchers: list[Observer]) -> str | None:
+    """The companion page, watching every step; the link to its ``.mat`` where others can
+    reach it (a club's director), else None."""
     from bgpi.web.companion import Companion  # noqa: PLC0415
 
     companion = Companion(config, host=config.web.host, port=config.web.port)
-    for url in companion.start().urls:
+    address = companion.start()
+    stack.callback(companion.close)
+    for url in address.urls:
         print("bgpi run: " + _("the companion page is at {url}").format(url=url), flush=True)
-    app.observer = companion
     companion.remote = app.remote_status
     companion.post = app.events.put  # the dice a phone enters
-    try:
-        return app.run()
-    finally:
-        companion.close()
+    watchers.append(companion)
+    return address.mat_link
+
+
+def _club_poster(config: Config, link: str | None, stack: ExitStack) -> Observer:
+    """``[remote] club``: each match this board finishes published to the club, whether it
+    was played here by two people or against another board."""
+    from bgpi.remote.clubpost import ClubPoster  # noqa: PLC0415 (a club only)
+    from bgpi.remote.commands import board_name, broker_of  # noqa: PLC0415
+
+    poster = ClubPoster(broker_of(config, None), config.remote.club, board=board_name(), link=link)
+    stack.callback(poster.close)
+    return lambda driver, journal: poster.watch(driver.table, journal)
 
 
 def _say_refused(error: Exception) -> None:

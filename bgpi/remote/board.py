@@ -300,8 +300,8 @@ def run_game(config: Config) -> RemoteGame | None:
     """The remote match ``[remote]`` configures for ``bgpi run``, if any; ``ValueError``
     saying what is missing."""
     remote = config.remote
-    if not remote.broker:
-        return None
+    if not remote.broker or (not remote.match and remote.club):
+        return None  # no broker, or one for the club's results only
     if not remote.match:
         raise ValueError("[remote] broker is set, but no match code: set [remote] match")
     game = RemoteGame(broker_of(config, None), Pairing(remote.match), side_of(remote.side), 0)

@@ -320,6 +320,8 @@ class App:
             if self.on_alive:
                 self.on_alive()
             self.notifier.alive()
+        if self.observer:  # the last step too (a match that ended as the board stopped)
+            self.observer(driver, journal)
 
     def _open_engines(self) -> dict[Player, Engine]:
         """The engines the config seats (none for two people: then nothing of the engine

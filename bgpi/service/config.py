@@ -51,8 +51,8 @@ Sections and keys (defaults in brackets)::
                else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
-               club [""] (the club `bgpi club results` lists; `--club` publishes to
-               one), patience [300] (seconds the other board may owe a message in silence
+               club [""] (the club `bgpi run` publishes each finished match to, with a
+               broker and no match code a club's board; `--club` for the others), patience [300] (seconds the other board may owe a message in silence
                before the match is offered here as won by forfeit): see docs/remote.md
 """
 

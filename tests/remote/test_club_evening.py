@@ -135,3 +135,37 @@ def test_a_clubs_evening_printed_and_saved_for_gnubg(
     assert capsys.readouterr().err == (
         f"bgpi club: no folder {tmp_path / 'nowhere'}: --save writes into one that exists\n"
     )
+
+
+def test_bgpi_run_with_a_club_and_no_match_publishes_each_match_played_at_the_board(
+    mosquitto: Mosquitto, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A club's board: two people at one board, the broker only for the club's results."""
+    club = "Vorderhaus"  # a club of its own: the broker's retained results outlive a test
+    config = tmp_path / "bgpi.toml"
+    config.write_text(
+        f'[remote]\nbroker = "{mosquitto.url}"\nclub = "{club}"\n'
+        "[rules]\nlength = 1\n[web]\nenabled = false\n"
+    )
+    state = tmp_path / "state"
+    run = ["run", "--config", str(config), "--state-dir", str(state)]
+    assert main([*run, "--self-play", "--seed", "3", "--matches", "1"]) == 0
+    capsys.readouterr()
+    folder = tmp_path / "evening"
+    folder.mkdir()
+    results = ["club", "results", "--config", str(config), "--club", club]
+    assert main([*results, "--save", str(folder)]) == 0
+    out = capsys.readouterr().out
+    rows = [row for line in out.splitlines() if (row := ROW.fullmatch(line))]
+    assert len(rows) == 1 and out.endswith(": 1 new, 0 there already\n"), out
+    (row,) = rows
+    assert row.group(4, 5, 8, 10) == ("White", "Black", "1", "played out")
+    (saved,) = folder.iterdir()
+    assert main(["export", "--state-dir", str(state), "-o", str(tmp_path / "run.mat")]) == 0
+    exported = (tmp_path / "run.mat").read_text(encoding="utf-8")
+    assert (
+        saved.read_text(encoding="utf-8").split(" 1 point match")[1]
+        == exported.split(" 1 point match")[1]
+    )  # the same games; the headers name the board as the site, or the config's
+    score = re.search(r"is: White (\d+), Black (\d+)", imported_score(saved).replace("\n", " "))
+    assert score is not None and score.groups() == (row[6], row[7])

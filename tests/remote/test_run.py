@@ -334,7 +334,10 @@ def test_bgpi_run_with_a_broker_but_no_match_code_is_a_config_error(
     code = main(["run", "--config", str(config), "--state-dir", str(tmp_path / "state")])
     err = capsys.readouterr().err
     assert code == 2
-    assert err == "bgpi run: [remote] broker is set, but not the match code: set [remote] match\n"
+    assert err == (
+        "bgpi run: [remote] broker is set, but neither a match code nor a club: set [remote]"
+        " match (a match against another board) or club (the results published)\n"
+    )
     assert not (tmp_path / "state").exists()
 
 

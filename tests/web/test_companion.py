@@ -93,6 +93,7 @@ def test_the_companion_shows_the_real_board_live_and_refuses_every_command(
             ("Crawford rule", "on", False),
             ("cube limit", "64", False),
             ("dice", "the board's", False),
+            ("clock", "off", False),
         ]
         send(ws, type="start")
         assert (
@@ -148,7 +149,8 @@ def test_the_companion_page_shows_the_options_being_chosen_read_only(
     expect(page.locator("body")).to_have_attribute("data-phase", "choosing the match")
     expect(page.locator("#choose-box")).to_be_visible()
     expect(page.locator("#choose-options tr.shown td.value")).to_have_text("a 5-point match")
-    expect(page.locator("#choose-options tr")).to_have_count(4)  # length, Crawford, limit, dice
+    # length, Crawford, limit, dice, clock
+    expect(page.locator("#choose-options tr")).to_have_count(5)
     expect(page.locator("#choose-options button")).to_have_count(0)  # read-only
     expect(page.locator("#choose-start")).to_be_hidden()
     board.hold(WHITE)  # chosen at the board: the match starts, the options go
