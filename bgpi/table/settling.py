@@ -4,13 +4,14 @@ A player drops the last checker and slaps ROLL in one motion: the press comes wi
 settle window (:mod:`bgpi.sensing.settle`), or while the reed switch under the checker still
 bounces, so the table still reads the board as it was before the checker landed. Refused at
 once, the press would say the play is not complete, and the player would have to press
-again. So ROLL of the player on roll, pressed while moving with a change of the board not
-yet settled, waits (:attr:`~bgpi.table.phases.Moving.pressed`, the press's time) and is
-decided by the same rows as any press (:mod:`bgpi.table.buttons`) once the board settles: the
-turn ends if the board then shows a complete play, else the press is refused in the words of
-any refused ROLL. A board still changing :data:`PRESS_WAIT` s after the settle window (a
-hand still at the checkers) has the press decided on the board as it last settled, which
-drops it with its refusal unless that board already showed the whole play. A repeated
+again. So ROLL of the player on roll, pressed while moving on a board that changed within
+the settle window (a reading not passed on yet, or a contact chattering back and forth),
+waits (:attr:`~bgpi.table.phases.Moving.pressed`, the press's time) and is decided by the
+same rows as any press (:mod:`bgpi.table.buttons`) once the board has held still: the turn
+ends if the board then shows a complete play, else the press is refused in the words of any
+refused ROLL. A board still changing :data:`PRESS_WAIT` s past the settle window after the
+press (a hand still at the checkers) has the press decided on the board as it last settled,
+which drops it with its refusal unless that board already showed the whole play. A repeated
 press while one waits adds nothing; any other press of the player drops the one waiting
 (they went on to something else, as resigning).
 
