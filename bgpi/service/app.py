@@ -197,7 +197,8 @@ def replays(config: Config) -> Check:
 
 class Hands(Protocol):
     """Simulated hands that play at the board (``bgpi run --self-play``, bgpi.sim.selfplay): told
-    before the loop starts, then called after each turn of it, on its thread."""
+    before the loop starts, then called after each turn of it that leaves its queue empty, on
+    its thread."""
 
     def start(self, driver: Driver, journal: Journal, stop: threading.Event) -> None: ...
 
@@ -314,7 +315,10 @@ class App:
                 self._take(driver, event)
             self._follow_remote()
             self._after_a_game(driver, journal)
-            if self.hands:
+            if self.hands and self.events.empty():
+                # Only once the table has taken every event so far: else the hands would
+                # act again on a table that has not yet seen their last press (its release
+                # still queued), and a second ROLL would land on the roll it made.
                 self.hands(driver)
             self._between_matches(driver)
             if self.on_alive:

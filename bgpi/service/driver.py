@@ -37,6 +37,7 @@ from bgpi.table import (
     Step,
     Table,
     Tick,
+    settling,
 )
 
 log = logging.getLogger("bgpi")
@@ -251,11 +252,13 @@ class Driver:
             self.frames_written += 1
 
     def deadline(self, now: float) -> float | None:
-        """When the table next needs a tick: the settle filter's deadline, a blink, or the
-        running flag's fall."""
-        clock = self.table.clock
-        times = [self.table.settle.deadline(), next_change(self.scene_at(now), self.style, now)]
-        times.append(None if clock is None else clock.deadline())
+        """When the table next needs a tick: the settle filter's deadline, a blink, the end
+        of a ROLL's wait for the board, or the running flag's fall (judged at a waiting
+        ROLL's press until it is decided: no tick is due for it meanwhile)."""
+        clock, table = self.table.clock, self.table
+        waiting = settling.deadline(table)
+        times = [table.settle.deadline(), next_change(self.scene_at(now), self.style, now)]
+        times.append(waiting if clock is None or waiting is not None else clock.deadline())
         return _first(*times, self._bar_change(now))
 
 

@@ -1,11 +1,13 @@
 """``bgpi run --self-play``: simulated hands play both seats on the simulated board.
 
 The service runs as ever (its event loop, journal, dice request, LEDs and watchdog); only
-the hands are simulated. After each turn of the loop, once the table has settled on what the
-board shows and no button is down, the hands make one action: set up the board, press a
-button (the built-in players of ``bgpi demo`` decide when to double, take or drop), hold
-ROLL to start the match the choosing shows (the config's), or make the whole chosen play on
-the board and then press ROLL. Dice are seeded and every choice
+the hands are simulated. After each turn of the loop that leaves its queue empty (the table
+has taken every event of the hands' last action: a click's release still queued, they would
+click again and the second ROLL would land on the roll the first made), once the table has
+settled on what the board shows and no button is down, the hands make one action: set up
+the board, press a button (the built-in players of ``bgpi demo`` decide when to double, take
+or drop), hold ROLL to start the match the choosing shows (the config's), or make the whole
+chosen play on the board and then press ROLL. Dice are seeded and every choice
 depends only on the seed and the records so far, so a run killed at any instant and
 restarted plays on exactly as an uninterrupted one: tests SIGKILL the service itself and
 compare journals, and the same mode is a soak test. It prints each record as it is
@@ -112,7 +114,8 @@ class Hands:
             self.say(str(record))
         self._said = len(driver.log)
         board.pump()
-        self._let_go()
+        if self._let_go():
+            return  # the release is still to be taken: the table has not seen it yet
         if board.pending or buttons.down or not self._still(driver):
             return
         self._act(driver, random.Random(f"{self.seed}:{len(driver.log)}"))
@@ -229,14 +232,15 @@ class Hands:
         self.buttons.press(player, button)
         self._holding = time.monotonic()
 
-    def _let_go(self) -> None:
+    def _let_go(self) -> bool:
         """Let a held button up, past the long press (with a margin for the loop's delay
-        between the press and the table's reading of it)."""
+        between the press and the table's reading of it); whether it did."""
         buttons = self.buttons
         if self._holding is None or buttons is None:
-            return
+            return False
         if time.monotonic() - self._holding < self._long_press + 0.2:
-            return
+            return False
         for player, button in sorted(buttons.down):
             buttons.release(player, button)
         self._holding = None
+        return True

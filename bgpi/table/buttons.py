@@ -15,7 +15,9 @@ meaning then acts on release); every other button acts when it goes down. The hi
 config gives hints: for anyone else ROLL before rolling still acts when it goes down. No
 press acts while the sensors are down (a stale board decides nothing), so no button is lit
 then; a press with no row does nothing, and a ROLL refused while moving says why
-(:func:`bgpi.sensing.mistakes.refusal`).
+(:func:`bgpi.sensing.mistakes.refusal`). ROLL of the player on roll pressed while moving on a
+board not yet settled (the last checker just dropped) waits for the board, and these rows
+decide it once it has settled (:mod:`bgpi.table.settling`).
 
 In "leads to", *before* is the phase before rolling and *over* is game over or match over
 (a play or a resignation that wins the match); *entering* is where dice thrown by hand are

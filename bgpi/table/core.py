@@ -46,7 +46,7 @@ from bgpi.sensing.board import BoardDiff, Observation
 from bgpi.sensing.mistakes import Mistake, diagnose, mistake_words, refusal
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
-from bgpi.table import guided, intents
+from bgpi.table import guided, intents, settling
 from bgpi.table.board import diff_of, white_view
 from bgpi.table.buttons import Hold, Intent, enterer, rows_of
 from bgpi.table.errors import TableError
@@ -219,7 +219,8 @@ class Table:
     def handle(self, event: Event) -> Step:
         """React to one event: the next table, the records decided, dice wanted, and the
         decision now awaited from a seat that is not a person here (when it is new)."""
-        step = timed(self, _forget_stale_hint(self._handle(event)), event.t)
+        step = _forget_stale_hint(self._handle(event))
+        step = timed(self, step, settling.clock_time(self, step, event.t))
         if step.table is self or (step.table.at is self.at and step.table.match is self.match):
             return step  # nothing a seat could be asked about has changed
         request = waiting(step.table)
@@ -268,7 +269,18 @@ class Table:
         at = step.table.at
         if isinstance(at, Guided):  # no records: the play is not committed yet
             return guided.wait(step.table, at, event.t)
-        return replace(step, table=step.table._flash(event.t))
+        return step.table._flash(event.t)._waited(step, event.t)
+
+    def _waited(self, step: Step, t: float) -> Step:
+        """``step`` (whose table this is) with the ROLL that waited for the board decided,
+        once the board has settled or the wait is over (:mod:`bgpi.table.settling`)."""
+        if not settling.due(self, t):
+            return replace(step, table=self)
+        table = settling.dropped(self)
+        if table.sensors_down:  # as any press: a board that cannot be read decides nothing
+            return replace(step, table=table)
+        decided = table._decided(table.on_roll, ROLL, Hold.SHORT)
+        return replace(decided, records=step.records + decided.records)
 
     def _flash(self, t: float) -> Table:
         """A mistake's flash on the LEDs, started or ended by the clock."""
@@ -300,7 +312,7 @@ class Table:
         said = at.said if at.said is not None and at.said.mistake == mistake else None
         if said is None and mistake is not None:
             said = Said(mistake)
-        return replace(self, at=Moving(at.tracker, reading, near, said))
+        return replace(self, at=replace(at, reading=reading, near=near, said=said))
 
     def decide(self, *records: Record) -> Step:
         """The step that journals ``records``, the table after them reading the board."""
@@ -397,24 +409,31 @@ class Table:
             # A button with a held meaning waits for its release to tell short from held.
             waiting = Hold.HELD in rows
             table = replace(self, held=(*self.held, Held(player, button, event.t, waiting)))
-            return Step(table) if waiting else table._press(player, button, Hold.SHORT)
+            return Step(table) if waiting else table._press(player, button, Hold.SHORT, event.t)
         down = next((h for h in self.held if (h.player, h.button) == (player, button)), None)
         table = replace(self, held=tuple(h for h in self.held if h is not down))
         if down is None or not down.waiting:
             return Step(table)
         long = event.t - down.since >= self.config.long_press
-        return table._press(player, button, Hold.HELD if long else Hold.SHORT)
+        return table._press(player, button, Hold.HELD if long else Hold.SHORT, event.t)
 
-    def _press(self, player: Player, button: ButtonName, hold: Hold) -> Step:
+    def _press(self, player: Player, button: ButtonName, hold: Hold, t: float) -> Step:
         if self.sensors_down:
             # The board cannot be read: its last reading may be stale, so no button decides
             # anything (no play, roll or cube) until the sensors answer again.
             return Step(self)
-        rows = rows_of(self, player, button)
+        if settling.waits(self, player, button, hold, t):
+            return Step(settling.wait(self, t))  # decided once the board settles
+        return self._decided(player, button, hold)
+
+    def _decided(self, player: Player, button: ButtonName, hold: Hold) -> Step:
+        """What the rows make of the press now: its intent done, or the press refused."""
+        table = settling.dropped(self) if player == self.match.turn else self
+        rows = rows_of(table, player, button)
         row = rows.get(hold) or rows.get(Hold.SHORT)
         if row is None:
-            return self._refused_press(player, button)
-        return self.intend(player, row.intent)
+            return table._refused_press(player, button)
+        return table.intend(player, row.intent)
 
     def _refused_press(self, player: Player, button: ButtonName) -> Step:
         """A press that does nothing now (its light is dark): ROLL of the player on roll

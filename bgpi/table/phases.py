@@ -135,13 +135,16 @@ class Said:
 class Moving:
     """The hands make the play. The tracker was prepared once for the roll; ``reading`` is
     its answer to the settled board, ``near`` the node it last matched; ``said`` the mistake
-    the board shows (or why ROLL was refused), if any."""
+    the board shows (or why ROLL was refused), if any; ``pressed`` when the player's ROLL
+    went down while the board had a change not yet settled: the press waits for the board,
+    and is decided once it settles (:mod:`bgpi.table.settling`)."""
 
     kind: ClassVar[Phase] = Phase.MOVING
     tracker: TurnTracker
     reading: Reading | None = None
     near: int = 0
     said: Said | None = None
+    pressed: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@ event that led to them, as the U.S. Backgammon Clock Rules have the players pres
 - Each game's start sets both reserves (stopped); the opening roll starts the clock of the
   player who won it (the other player's press, on a clock beside the board).
 - A play ends the turn with the player's own ROLL: that is the clock button, so the play
-  (an empty one too: a player closed out still presses) starts the opponent's clock.
+  (an empty one too: a player closed out still presses) starts the opponent's clock; a ROLL
+  that waited for the board to settle ends it at the press (:mod:`bgpi.table.settling`).
 - A double hits the clock (the taker thinks on their own time), and so do a take or a
   beaver (back to the doubler, who rolls); a drop, an accepted resignation and every end of
   a game stop both. An offer to resign and its refusal hand the clock over as a double does.
