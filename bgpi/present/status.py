@@ -54,8 +54,9 @@ def status(table: Table, scene: Scene) -> str:
         rest = status(replace(table, faults=()), scene)
         if table.dice is not DiceSource.GODICE:  # paired, but this match rolls otherwise
             return rest
-        line = _("{lost}: enter the dice with the buttons until it is back.")
-        return f"{line.format(lost=lost[0])} {rest}"
+        # A die gone or low (or both dice): whichever, the buttons enter the dice meanwhile.
+        line = _("{lost}: the dice are entered with the buttons meanwhile.")
+        return f"{capitalized(line.format(lost=lost[0]))} {rest}"
     if table.faults:  # a backend of the board's own (the GoDice pair's said above)
         source, message = next(f for f in table.faults if f[0] != GODICE_FAULT)
         fault = _(
