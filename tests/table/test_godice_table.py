@@ -133,6 +133,7 @@ def test_the_opening_die_is_one_die_thrown_by_each_player() -> None:
     for player, value in ((WHITE, 2), (BLACK, 5)):
         table = press(table, player, ROLL, SHORT).table
         assert isinstance(table.at, Rolling) and table.at.count == 1
+        assert scene_of(table).turn == player  # whose die the board waits for, on its LEDs
         assert f"{table.names[player]} throws the opening die" in status(table, scene_of(table))
         table, said = tell(table, (1, Rest.ROLLING, 0), (1, Rest.STABLE, value))
         records += said
@@ -197,7 +198,10 @@ def test_a_die_that_answers_but_cannot_be_used_gives_way_to_this_roll_entered() 
 def test_against_the_computer_the_person_enters_its_roll_by_hand_too() -> None:
     table = replay(*opened(MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE), dice=GODICE)))
     table = table.handle(Decided(BLACK, Intent.ROLL, 30.0)).table
-    assert "Hold CUBE to enter this roll by hand." in status(table, scene_of(table))
+    assert status(table, scene_of(table)) == (
+        "White throws the dice for Black (engine): they are read as they come to rest."
+        " Hold CUBE to enter this roll by hand."
+    )
     entering = press(table, WHITE, CUBE, HELD).table  # the person's CUBE: he throws them
     assert isinstance(entering.at, Entering) and entering.at.player == BLACK
 
