@@ -97,7 +97,7 @@ PAGE: Final = {
     "cube-offered": N_("{name} offers the cube at {value}"),
     "crawford": N_("Crawford game: no cube"),
     "throw-dice": N_("throw the dice"),
-    "throw-die": N_("throw your die"),
+    "throw-opening": N_("throw the opening die"),
     "again-cocked": N_("die {die} cocked: roll again"),
     "again-moved": N_("die {die} moved: roll again"),
     "connection-lost": N_("Connection lost: trying again…"),

@@ -67,7 +67,7 @@ def test_the_dice_awaited_lie_grey_with_what_to_do_under_them(
     expect(page.locator(f"{THROW} .throw-caption")).to_have_text("die 1 moved: roll again")
     assert page.locator(f"{THROW} .die.unfit").get_attribute("transform") is None  # moved, flat
     awaiting(server, count=1)
-    expect(page.locator(f"{THROW} .throw-caption")).to_have_text("throw your die")
+    expect(page.locator(f"{THROW} .throw-caption")).to_have_text("throw the opening die")
     expect(page.locator(f"{THROW} .die.awaited")).to_have_count(1)
 
 

@@ -513,7 +513,8 @@
     const caption = el("text", { class: "throw-caption", x, y: Y.mid + G.DIE / 2 + 18 }, g);
     caption.textContent = again
       ? t(`again-${again.why}`, { die: again.die })
-      : t(throwing.count === 1 ? "throw-die" : "throw-dice");
+      : t(throwing.count === 1 ? "throw-opening" : "throw-dice");
+    fitText(caption, 6 * G.PW - 8); // within the half, whatever the language's words
     straight(g, x, Y.mid);
   }
 
