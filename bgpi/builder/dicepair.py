@@ -19,10 +19,11 @@ from typing import Any, Final, Protocol
 
 from bgpi.base.errors import BgpiError
 from bgpi.base.i18n import _
+from bgpi.sensing.godice import DIE_COLOURS, colour_words
 from bgpi.service.config import parse
 
 NAME_PREFIX: Final = "GoDice"  # how every GoDice names itself when it advertises
-COLOURS: Final = ("black", "red", "green", "blue", "yellow", "orange")  # the library's order
+COLOURS: Final = tuple(DIE_COLOURS)  # the library's order
 ASK: Final = 10.0  # seconds a die found has to connect and answer
 
 
@@ -46,8 +47,17 @@ class Found:
 
     def words(self) -> str:
         return _("{address} {colour} ({name}, battery {battery}%)").format(
-            address=self.address, colour=self.colour, name=self.name, battery=self.battery
+            address=self.address,
+            colour=colour_words(self.colour),
+            name=self.name,
+            battery=self.battery,
         )
+
+    def called(self, name: str) -> bool:
+        """Whether ``name`` (``--first``, ``--second``) is this die's address, its advertised
+        name, or its colour as the library names it or as the listing said it."""
+        names = (self.address, self.name, self.colour, colour_words(self.colour))
+        return name.lower() in (n.lower() for n in names)
 
 
 class Radio(Protocol):
@@ -132,9 +142,7 @@ def _order(colour: str) -> int:
 
 
 def _named(found: Sequence[Found], name: str) -> Found:
-    matches = [
-        die for die in found if name.lower() in (die.address.lower(), die.colour, die.name.lower())
-    ]
+    matches = [die for die in found if die.called(name)]
     if len(matches) != 1:
         listed = "; ".join(die.words() for die in found)
         why = _("{name} names {count} of the GoDice found ({listed}): give an address")
@@ -202,6 +210,7 @@ def pair(
         "die 1 is {first}, die 2 is {second}: written to {config}. Choose GoDice at the board"
         ' between matches, or set [dice] source = "godice".'
     )
-    first_words, second_words = f"{one.colour} {one.address}", f"{other.colour} {other.address}"
+    first_words = f"{colour_words(one.colour)} {one.address}"
+    second_words = f"{colour_words(other.colour)} {other.address}"
     say(written.format(first=first_words, second=second_words, config=config))
     return one, other

@@ -28,7 +28,7 @@ from typing import Any, Final, TypeVar
 from bgpi.base.i18n import _
 from bgpi.hal.api import DieEvent, FaultEvent
 from bgpi.hal.godice import LOW_BATTERY, GoDicePair
-from bgpi.sensing.godice import Rest
+from bgpi.sensing.godice import Rest, colour_words
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,8 @@ class GoDiceLink:
         """The fault as the dice stand now, emitted when it changed."""
         words = []
         for number, die in enumerate(self.dice, start=1):
-            name = _("die {number} ({colour})").format(number=number, colour=die.colour or "?")
+            colour = "?" if die.colour is None else colour_words(die.colour)
+            name = _("die {number} ({colour})").format(number=number, colour=colour)
             if not die.up:
                 words.append(_("{die} is gone").format(die=name))
             elif die.low:

@@ -3,7 +3,9 @@
 Sound is optional and off by default (``[sound] enabled``). Four cues: the dice rolled, a
 hit (heard when the hit checker reaches the bar), "your turn" (the turn passed to a person
 at this board) and a refused move (a mistake newly said while a play is made, or a ROLL
-refused; not a hit whose blot is still on its way to the bar). :func:`step_cues` is pure:
+refused; not a hit whose blot is still on its way to the bar), also heard when a GoDice
+throw must be made again (a die cocked or moved: the thrower looks at the dice, not at the
+LEDs). :func:`step_cues` is pure:
 the shell gives it each step of the table and plays what it returns, on the
 board's buzzer (:mod:`bgpi.hal.buzzer`) and in the page (``web/static/sound.js``), both from
 the one table of tunes here, so the two sound alike.
@@ -22,6 +24,7 @@ from bgpi.journal.records import (
     OpeningDie,
     Played,
     Record,
+    Rethrown,
     Rolled,
     Seat,
 )
@@ -126,13 +129,16 @@ def hits_made(table: Table) -> int:
 
 
 def cues_of(records: Sequence[Record], seats: tuple[Seat, Seat]) -> tuple[Cue, ...]:
-    """What a step's ``records`` sound like: a die or the dice rolled, and "your turn" when
-    a play passes the turn to a person at this board (``seats``), unless the play won the
-    game. (A play's hits were heard as they were made: see :func:`step_cues`.)"""
+    """What a step's ``records`` sound like: a die or the dice rolled, a throw to make again,
+    and "your turn" when a play passes the turn to a person at this board (``seats``), unless
+    the play won the game. (A play's hits were heard as they were made: see
+    :func:`step_cues`.)"""
     heard: list[Cue] = []
     for index, record in enumerate(records):
         if isinstance(record, OpeningDie | Rolled):
             heard.append(Cue.DICE)
+        elif isinstance(record, Rethrown):
+            heard.append(Cue.REFUSED)
         elif isinstance(record, Played | IllegalAccepted):
             ended = any(isinstance(later, GameEnded) for later in records[index + 1 :])
             if not ended and seats[record.player.other] is Seat.PERSON:

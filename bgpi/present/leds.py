@@ -113,14 +113,19 @@ def _before_roll(table: Table, scene: Scene) -> Scene:
 def _rolling(table: Table, scene: Scene) -> Scene:
     """The dice on their way from the other board, or thrown by hand and read from the
     GoDice: what the phase before showed (a wrong board, a lifted checker), with no button
-    lit, for none decides anything now; a throw that must be made again (a die cocked or
-    moved) blinks on the thrower's turn lights until a throw counts."""
+    lit, for none decides anything now. GoDice awaited light the turn of the player whose
+    throw it is, in the opening too (where nobody is on turn yet: otherwise the board would
+    not say whose die it waits for); a throw that must be made again (a die cocked or moved)
+    blinks on that player's turn lights until a throw counts."""
     at = table.at
     assert isinstance(at, Rolling)
     scene = _guidance(table, replace(scene, dice=(), dice_left=()))
+    if not at.thrown:
+        return scene
+    scene = replace(scene, turn=at.player)
     if at.again is None or scene.alert is not None:
         return scene
-    return replace(scene, turn=at.player, alert=Alert.AGAIN)
+    return replace(scene, alert=Alert.AGAIN)
 
 
 def _entering(table: Table, scene: Scene) -> Scene:

@@ -38,7 +38,7 @@ from bgpi.table import (
     active_rows,
     waiting,
 )
-from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused
+from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused, thrower
 from bgpi.table.phases import Choosing, Entering
 from bgpi.table.thrown import GODICE_FAULT
 
@@ -54,8 +54,9 @@ def status(table: Table, scene: Scene) -> str:
         rest = status(replace(table, faults=()), scene)
         if table.dice is not DiceSource.GODICE:  # paired, but this match rolls otherwise
             return rest
-        line = _("{lost}: enter the dice with the buttons until it is back.")
-        return f"{line.format(lost=lost[0])} {rest}"
+        # A die gone or low (or both dice): whichever, the buttons enter the dice meanwhile.
+        line = _("{lost}: the dice are entered with the buttons meanwhile.")
+        return f"{capitalized(line.format(lost=lost[0]))} {rest}"
     if table.faults:  # a backend of the board's own (the GoDice pair's said above)
         source, message = next(f for f in table.faults if f[0] != GODICE_FAULT)
         fault = _(
@@ -148,7 +149,12 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     assert isinstance(at, Rolling)
     name = _names(table)[at.player]
     if at.thrown:
-        return _thrown(at, name)
+        by = thrower(table)
+        if by is None or by == at.player:
+            return _thrown(at, name, name)
+        # The person throws the computer's dice: both named, the computer with its seat.
+        seat = _(SEATS[table.seats[at.player]])
+        return _thrown(at, _("{name} ({seat})").format(name=name, seat=seat), _names(table)[by])
     if at.count == 1:
         return _(
             "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
@@ -158,21 +164,28 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     )
 
 
-def _thrown(at: Rolling, name: str) -> str:
-    """The throw of GoDice awaited, and why the last one must be made again (the sheets: a
-    die cocked is thrown again, both dice with it)."""
-    if at.count == 1:
+def _thrown(at: Rolling, name: str, by: str) -> str:
+    """The throw of GoDice awaited, ``by`` whom (against the computer, the person throws its
+    dice), and why the last one must be made again (the sheets: a die cocked is thrown
+    again, both dice with it)."""
+    if by != name:
+        if at.count == 1:
+            line = _("{thrower} throws the opening die for {name}: it is read as it comes to rest.")
+        else:
+            line = _("{thrower} throws the dice for {name}: they are read as they come to rest.")
+    elif at.count == 1:
         line = _("{name} throws the opening die: it is read as it comes to rest.")
     else:
         line = _("{name} throws both dice: they are read as they come to rest.")
+    line = line.format(name=name, thrower=by)
     again = at.again
     if again is None:
-        return line.format(name=name)
+        return line
     if again.why is Unfit.COCKED:
         why = _("Die {die} came to rest cocked: roll again.")
     else:
         why = _("Die {die} was moved as it came to rest: roll again.")
-    return f"{why.format(die=again.die)} {line.format(name=name)}"
+    return f"{why.format(die=again.die)} {line}"
 
 
 def _entering(table: Table, scene: Scene, words: Sequence[str]) -> str:

@@ -13,6 +13,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Final
+
+from bgpi.base.i18n import N_, _
+
+DIE_COLOURS: Final = {
+    "black": N_("black"),
+    "red": N_("red"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "yellow": N_("yellow"),
+    "orange": N_("orange"),
+}
+"""The colours of a GoDice's dots, as the library names them (``godice.Color``, in its
+order: the value the config and ``--first`` take), each with the players' word for it."""
+
+
+def colour_words(colour: str) -> str:
+    """A die's colour (the library's name) in the players' language; a name not known (a
+    colour added to the library later), as it is."""
+    word = DIE_COLOURS.get(colour)
+    return colour if word is None else _(word)
 
 
 class Rest(Enum):

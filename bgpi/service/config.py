@@ -52,7 +52,8 @@ Sections and keys (defaults in brackets)::
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
                club [""] (the club `bgpi run` publishes each finished match to, with a
-               broker and no match code a club's board; `--club` for the others), patience [300] (seconds the other board may owe a message in silence
+               broker and no match code a club's board; `--club` for the others),
+               patience [300] (seconds the other board may owe a message in silence
                before the match is offered here as won by forfeit): see docs/remote.md
 """
 

@@ -23,7 +23,10 @@ In "leads to", *before* is the phase before rolling and *over* is game over or m
 (a play or a resignation that wins the match); *entering* is where dice thrown by hand are
 entered (the match's dice are the players' own). The *enterer* is the player whose roll it
 is, or, where that seat is not a person here (the computer's roll), the person who throws
-its dice.
+its dice; the *thrower* is the same person while two GoDice are awaited (*rolling*). A die
+that stays connected but cannot be used (rolled under the sofa, resting cocked throw after
+throw, left in a pocket) is no fault the link could see: the thrower's held CUBE enters
+this one roll by hand instead, and the next roll reads the dice again.
 
 ========== ========= ====== ===== ========================== ============= =====================
 phase      player    button hold  intent                     leads to      when
@@ -40,6 +43,8 @@ entering   enterer   ROLL   short take the die shown         entering,
                                                              opening,
                                                              moving
 entering   enterer   ROLL   held  take it as a double        moving        the first of two dice
+rolling    thrower   CUBE   held  enter this roll by hand    entering      GoDice thrown (and
+                                                                           not drawn elsewhere)
 before     on roll   CUBE   short double                     doubled       the rules allow it
                                                                            (and the board, as
                                                                            ROLL)
@@ -112,7 +117,7 @@ from bgpi.lights.scene import Meaning
 from bgpi.rules.errors import IllegalCubeActionError
 from bgpi.sensing.tracker import Kind
 from bgpi.table.board import shows
-from bgpi.table.phases import Entering, Guided, Illegal, Moving, Phase
+from bgpi.table.phases import Entering, Guided, Illegal, Moving, Phase, Rolling
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -125,6 +130,11 @@ class Who(Enum):
     ON_ROLL = "the player on roll"
     OTHER = "the other player"
     ENTERER = "the player entering the dice"
+    THROWER = "the player throwing the GoDice"
+
+
+BY_HAND: Final = (Who.ENTERER, Who.THROWER)
+"""Whose button is the person's whose hands throw the dice, whichever seat's roll it is."""
 
 
 class Hold(Enum):
@@ -163,6 +173,7 @@ class Intent(Enum):
     PREVIOUS_FACE = "the die shown: the value before"
     TAKE_DIE = "take the die shown"
     TAKE_DOUBLET = "take the die shown as a doublet"
+    ENTER_BY_HAND = "enter this roll by hand"
     CLAIM_FORFEIT = "claim the match by forfeit"
 
 
@@ -302,9 +313,19 @@ def enterer(table: Table) -> Player | None:
     whose roll it is, or, if that seat is not a person here, the person who throws them
     (against the computer, the person rolls the computer's dice too)."""
     at = table.at
-    if not isinstance(at, Entering):
+    return _hand(table, Player(at.player)) if isinstance(at, Entering) else None
+
+
+def thrower(table: Table) -> Player | None:
+    """Who throws the GoDice awaited (None when no throw is awaited), as :func:`enterer`."""
+    at = table.at
+    if not isinstance(at, Rolling) or not at.thrown:
         return None
-    roller = Player(at.player)
+    return _hand(table, Player(at.player))
+
+
+def _hand(table: Table, roller: Player) -> Player:
+    """The person whose hands throw ``roller``'s dice."""
     if table.seats[roller] is not Seat.PERSON and table.seats[roller.other] is Seat.PERSON:
         return roller.other
     return roller
@@ -351,6 +372,10 @@ ROWS: Final = (
         Meaning.CONFIRM, N_("ROLL keeps it")),
     Row(P.ENTERING, Who.ENTERER, ROLL, H, Intent.TAKE_DOUBLET, (P.MOVING,),
         Meaning.CONFIRM, N_("hold ROLL: both dice alike"), _first_of_two),
+    # GoDice that answer but cannot be used: this one roll entered instead (held, never lit:
+    # a short CUBE does nothing while the dice are thrown).
+    Row(P.ROLLING, Who.THROWER, CUBE, H, Intent.ENTER_BY_HAND, (P.ENTERING,),
+        Meaning.CHANGE, N_("hold CUBE to enter this roll by hand")),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, S, Intent.DOUBLE, (P.DOUBLED,),
         Meaning.DOUBLE, N_("doubles (CUBE)"), _may_double),
     Row(P.BEFORE_ROLL, Who.ON_ROLL, CUBE, H, Intent.RESIGN, (P.RESIGNING,),
@@ -423,9 +448,9 @@ def _whose(row: Row, table: Table) -> tuple[Player, ...]:
     turn = table.match.turn
     if row.who is Who.EITHER:
         return PLAYERS
-    if row.who is Who.ENTERER:
-        entering = enterer(table)
-        return () if entering is None else (entering,)
+    if row.who in BY_HAND:
+        hand = enterer(table) if row.who is Who.ENTERER else thrower(table)
+        return () if hand is None else (hand,)
     if turn is None:
         return ()
     return (turn,) if row.who is Who.ON_ROLL else (turn.other,)
@@ -443,7 +468,7 @@ def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[Player
         for row in ROWS
         if row.phase is table.phase
         for player in _whose(row, table)
-        if (not people_only or table.seats[player] is Seat.PERSON or row.who is Who.ENTERER)
+        if (not people_only or table.seats[player] is Seat.PERSON or row.who in BY_HAND)
         and row.when(table, player)
     )
 

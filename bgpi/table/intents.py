@@ -63,6 +63,7 @@ from bgpi.table.phases import (
     Rolling,
     Setup,
 )
+from bgpi.table.thrown import by_hand
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -118,6 +119,10 @@ def _take_die(table: Table, at: Entering, player: Player) -> Step:
 
 def _take_doublet(table: Table, at: Entering, player: Player) -> Step:
     return table.rolled(at.player, (at.shown, at.shown), DiceSource.ENTERED)
+
+
+def _enter_by_hand(table: Table, at: Rolling, player: Player) -> Step:
+    return Step(by_hand(table))
 
 
 def _double(table: Table, at: BeforeRoll, player: Player) -> Step:
@@ -306,4 +311,5 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.PREVIOUS_FACE: On(Entering, _previous_face),
     Intent.TAKE_DIE: On(Entering, _take_die),
     Intent.TAKE_DOUBLET: On(Entering, _take_doublet),
+    Intent.ENTER_BY_HAND: On(Rolling, _enter_by_hand),
 }

@@ -89,7 +89,9 @@ class Entering:
     """``player``'s dice (``count``: one in the opening roll) were thrown by hand, and a
     person here enters them: the dice pixels show ``shown``, CUBE steps it, ROLL takes it
     (held: a doublet, both dice at once); ``entered`` holds the dice taken so far. Then
-    play goes on from ``back``, as if the board had rolled them."""
+    play goes on from ``back``, as if the board had rolled them. ``chosen``: a person here
+    chose to enter this roll of a match of GoDice (a die that answers but cannot be used), so
+    the pair's coming and going leaves it entered; the next roll reads the dice again."""
 
     kind: ClassVar[Phase] = Phase.ENTERING
     player: Player
@@ -97,6 +99,7 @@ class Entering:
     back: Opening | BeforeRoll
     entered: tuple[int, ...] = ()
     shown: int = 1
+    chosen: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,9 @@ throw that counts is the roll (journaled with the source ``godice``); a die cock
 means both dice are thrown again, journaled as :class:`~bgpi.journal.records.Rethrown` so a
 director reading the journal sees it. A die gone or low on battery (a fault of
 :data:`GODICE_FAULT`) turns the wait into entering the dice by hand; once the pair is back,
-a roll not yet begun on the buttons is read from the dice again.
+a roll not yet begun on the buttons is read from the dice again. A die that answers but
+cannot be used (under the sofa, cocked throw after throw) is no fault: the thrower's held
+CUBE (:func:`by_hand`) enters that one roll instead, whatever the pair does meanwhile.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 from bgpi.base.words import Player
 from bgpi.journal.records import DiceSource, Rethrown, Unfit
 from bgpi.sensing.godice import Again, PairReading, Rest
+from bgpi.table.errors import TableError
 from bgpi.table.events import DieRested, Step
 from bgpi.table.phases import BeforeRoll, Entering, Opening, Rolling
 
@@ -55,6 +58,14 @@ def rested(table: Table, event: DieRested) -> Step:
     return table.rolled(at.player, outcome.dice, DiceSource.GODICE)
 
 
+def by_hand(table: Table) -> Table:
+    """The throw awaited turned to this one roll entered by hand, as a person here chose."""
+    at = table.at
+    if not isinstance(at, Rolling) or not at.thrown:
+        raise TableError(f"no GoDice throw is awaited in phase {table.phase.value}")
+    return replace(table, at=Entering(at.player, at.count, at.back, chosen=True))
+
+
 def after_fault(table: Table) -> Table:
     """The wait for a throw turned to entering the dice while the pair is down, and back once
     it is up again (unless a person here began entering them)."""
@@ -64,7 +75,8 @@ def after_fault(table: Table) -> Table:
     down = godice_down(table)
     if down and isinstance(at, Rolling) and at.thrown:
         return replace(table, at=Entering(at.player, at.count, at.back))
-    untouched = isinstance(at, Entering) and not at.entered and at.shown == 1  # as it began
+    # As it began, and not by a person's choice (a die he cannot use stays so).
+    untouched = isinstance(at, Entering) and not (at.entered or at.chosen) and at.shown == 1
     if not down and isinstance(at, Entering) and untouched:
         return replace(table, at=waiting_throw(at.player, at.count, at.back))
     return table

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bgpi.base import i18n
 from bgpi.builder.dicepair import Found, PairingError, chosen, pair, with_dice
 from bgpi.cli import main
 from bgpi.hal.godice import FakeBleClient
@@ -94,3 +95,21 @@ def test_with_no_bluetooth_adapter_pairing_says_so_in_one_line(
     assert line.startswith("bgpi dice: no Bluetooth adapter answers (")
     assert path.read_text() == ""  # nothing written
     assert main(["dice", "pair"]) == 2  # where to write it, not said
+
+
+def test_the_colours_are_said_in_the_players_language_and_the_config_keeps_addresses(
+    tmp_path: Path,
+) -> None:
+    radio = FakeRadio((RED, 1, 90), (BLUE, 3, 70), (GREEN, 2, 60))
+    path = config(tmp_path, "")
+    said: list[str] = []
+    i18n.use("fi")
+    try:
+        # The colour as the listing said it, or as the library names it.
+        pair(radio, path, first="sininen", second="green", seconds=0, say=said.append)
+    finally:
+        i18n.use("en")
+    assert "  C0:00:00:00:00:0A punainen (GoDice_0A_v04, paristo 90 %)" in said
+    assert said[-1].startswith(f"noppa 1 on sininen {BLUE}, noppa 2 on vihreä {GREEN}")
+    assert load(path).dice.paired == (BLUE, GREEN)
+    assert 'first = "C0:00:00:00:00:0B"' in path.read_text()

@@ -10,12 +10,22 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Iterator
 
+import godice
 import pytest
 
+from bgpi.base import i18n
 from bgpi.hal.api import DieEvent, FaultEvent
 from bgpi.hal.godice import FakeBleClient
 from bgpi.hal.godicelink import Backoff, GoDiceLink
-from bgpi.sensing.godice import Again, Outcome, PairReading, Rest, Thrown
+from bgpi.sensing.godice import (
+    DIE_COLOURS,
+    Again,
+    Outcome,
+    PairReading,
+    Rest,
+    Thrown,
+    colour_words,
+)
 
 QUICK = Backoff(first=0.001, most=0.004, attempts=3, pause=0.01)
 
@@ -165,3 +175,28 @@ def test_a_die_that_never_answers_is_a_fault_from_the_start_and_nothing_crashes(
     pair.link.close()
     pair.link.close()  # closing twice is harmless
     assert pair.link.closed
+
+
+def test_a_die_lost_is_named_by_its_colour_in_the_players_language(pair: Pair) -> None:
+    i18n.use("sv")
+    try:
+        pair.fakes[1].drop(refusals=1)
+        pair.link.quiet()
+    finally:
+        i18n.use("en")
+    assert pair.faults == ["tärning 2 (blå) är borta", None]
+
+
+def test_every_colour_the_library_names_has_the_players_word() -> None:
+    assert list(DIE_COLOURS) == [colour.name.lower() for colour in godice.Color]
+    words = {}
+    for language in ("fi", "sv", "nb"):
+        i18n.use(language)
+        words[language] = [colour_words(colour) for colour in DIE_COLOURS]
+    i18n.use("en")
+    assert words == {
+        "fi": ["musta", "punainen", "vihreä", "sininen", "keltainen", "oranssi"],
+        "sv": ["svart", "röd", "grön", "blå", "gul", "orange"],
+        "nb": ["svart", "rød", "grønn", "blå", "gul", "oransje"],
+    }
+    assert colour_words("purple") == "purple"  # a colour the library adds later, as named

@@ -12,6 +12,7 @@ from bgpi.hal.api import ButtonEvent, FaultEvent, SensorEvent
 from bgpi.hal.sim import ManualClock, SimBoard
 from bgpi.service.edge import table_event
 from bgpi.table import Fault, Press, Seen
+from bgpi.table.thrown import GODICE_FAULT
 
 GEOMETRY = Geometry.default()
 
@@ -43,3 +44,12 @@ def test_a_fault_and_its_end_are_said_once_where_they_come_in(
         ("ERROR", "leds: the strip does not answer"),
         ("WARNING", "leds: working again"),
     ]
+
+
+def test_a_godice_down_is_a_warning_the_board_plays_on_with_entered_dice(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="bgpi"):
+        table_event(FaultEvent(GODICE_FAULT, "die 2 (blue) is gone", 1.0), GEOMETRY)
+    said = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert said == [("WARNING", "godice: die 2 (blue) is gone")]

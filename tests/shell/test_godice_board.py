@@ -75,7 +75,7 @@ def test_a_die_lost_mid_throw_is_entered_meanwhile_and_read_again_once_back(
     at = sim.table.at
     lost = status(sim.table, scene_of(sim.table))
     assert isinstance(at, Entering) and at.player == BLACK
-    assert lost.startswith("die 2 (blue) is gone: enter the dice with the buttons")
+    assert lost.startswith("Die 2 (blue) is gone: the dice are entered with the buttons")
     sim.godice.quiet()  # the link tried again and the die is back
     sim.advance()
     back = sim.table.at

@@ -16,8 +16,10 @@ from bgpi.journal.records import (
     OpeningDie,
     OpeningRolled,
     Played,
+    Rethrown,
     Rolled,
     Seat,
+    Unfit,
 )
 from bgpi.present.cues import Cue, Note, cues_of
 from bgpi.rules import legal_plays
@@ -36,6 +38,12 @@ def test_the_dice_are_heard_once_a_step() -> None:
     assert cues_of([Rolled(WHITE, (6, 4))], PEOPLE) == (Cue.DICE,)
     opening = [OpeningDie(BLACK, 5), OpeningDie(WHITE, 3), OpeningRolled(3, 5)]
     assert cues_of(opening, PEOPLE) == (Cue.DICE,)
+
+
+def test_a_throw_to_make_again_is_heard_as_a_refusal() -> None:
+    """A GoDice die cocked or moved: the thrower's eyes are on the dice, not on the LEDs."""
+    assert cues_of([Rethrown(BLACK, 2, Unfit.COCKED, 3)], PEOPLE) == (Cue.REFUSED,)
+    assert cues_of([Rethrown(WHITE, 1, Unfit.MOVED, 5)], PEOPLE) == (Cue.REFUSED,)
 
 
 def test_a_play_passes_the_turn() -> None:

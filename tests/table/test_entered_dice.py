@@ -191,7 +191,7 @@ def test_while_a_godice_is_lost_the_roll_is_entered_and_the_page_names_the_die()
     table = press(lost, BLACK, ROLL, SHORT).table
     assert isinstance(table.at, Entering)
     assert status(table, scene_of(table)).startswith(
-        "the red die is gone: enter the dice with the buttons until it is back. Black's dice,"
+        "The red die is gone: the dice are entered with the buttons meanwhile. Black's dice,"
     )
     assert scene_of(table).alert is None
     back = godice.handle(Fault(GODICE_FAULT, None, 26.0)).table

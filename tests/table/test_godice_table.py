@@ -1,7 +1,8 @@
 """Dice thrown by hand and read from two GoDice, as the table judges them: a roll counts when
 both dice rest flat after a throw; a die cocked or moved means both are thrown again,
 journaled, said on the page and blinked on the LEDs; a die lost mid-throw turns the roll
-into entered dice until it is back; the computer's roll is thrown by the person."""
+into entered dice until it is back, and a die that answers but cannot be used gives way to
+the roll entered by hand at the thrower's word; the computer's roll is thrown by the person."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bgpi.journal.records import (
     MatchStarted,
     OpeningDie,
     OpeningRolled,
+    Played,
     Record,
     Rethrown,
     Rolled,
@@ -26,7 +28,7 @@ from bgpi.lights.scene import Alert
 from bgpi.present.gamelog import log_entries
 from bgpi.present.leds import scene_of
 from bgpi.present.status import status
-from bgpi.rules import MatchRules
+from bgpi.rules import MatchRules, parse_play
 from bgpi.sensing.godice import Rest
 from bgpi.table import (
     Ask,
@@ -47,7 +49,7 @@ from bgpi.table.events import DieRested
 from bgpi.table.options import Option
 from bgpi.table.thrown import GODICE_FAULT
 from bgpi.web.view import dice_message
-from tests.table.test_buttons import SHORT, opened, press, replay
+from tests.table.test_buttons import HELD, SHORT, opened, press, replay
 
 GODICE = DiceSource.GODICE
 
@@ -131,6 +133,7 @@ def test_the_opening_die_is_one_die_thrown_by_each_player() -> None:
     for player, value in ((WHITE, 2), (BLACK, 5)):
         table = press(table, player, ROLL, SHORT).table
         assert isinstance(table.at, Rolling) and table.at.count == 1
+        assert scene_of(table).turn == player  # whose die the board waits for, on its LEDs
         assert f"{table.names[player]} throws the opening die" in status(table, scene_of(table))
         table, said = tell(table, (1, Rest.ROLLING, 0), (1, Rest.STABLE, value))
         records += said
@@ -147,7 +150,7 @@ def test_a_die_lost_mid_throw_turns_the_roll_to_entered_dice_and_back() -> None:
     lost = table.handle(Fault(GODICE_FAULT, "die 2 (red) is gone", 31.0)).table
     assert isinstance(lost.at, Entering) and lost.at.player == BLACK
     assert status(lost, scene_of(lost)).startswith(
-        "die 2 (red) is gone: enter the dice with the buttons until it is back."
+        "Die 2 (red) is gone: the dice are entered with the buttons meanwhile."
     )
     back = lost.handle(Fault(GODICE_FAULT, None, 32.0)).table
     assert isinstance(back.at, Rolling) and back.at.thrown  # read from the dice again
@@ -158,6 +161,49 @@ def test_a_die_lost_mid_throw_turns_the_roll_to_entered_dice_and_back() -> None:
     # Dice the board would roll, or a phone's, are not the GoDice's throw.
     step = back.handle(DiceRolled(BLACK, (6, 6), 33.0, DiceSource.ENTERED))
     assert step.records == () and step.refused
+
+
+def test_a_die_that_answers_but_cannot_be_used_gives_way_to_this_roll_entered() -> None:
+    """Under the sofa, cocked throw after throw, in a pocket: no fault the link sees, so the
+    thrower's held CUBE enters this one roll; the next is read from the dice again."""
+    table, _records = tell(throwing(), *THROWN, (0, Rest.STABLE, 4), (1, Rest.TILT_STABLE, 2))
+    line = status(table, scene_of(table))
+    assert line.endswith("Hold CUBE to enter this roll by hand.")
+    assert press(table, WHITE, CUBE, HELD).table.at == table.at  # the thrower's CUBE only
+    assert press(table, BLACK, CUBE, SHORT).table.at == table.at  # held, not pressed
+    step = press(table, BLACK, CUBE, HELD)
+    assert step.records == () and step.dice is None
+    entering = step.table
+    assert entering.at == Entering(BLACK, 2, table.at.back, chosen=True)  # type: ignore[union-attr]
+    # The pair's coming and going leaves the roll entered, as the person chose.
+    lost = entering.handle(Fault(GODICE_FAULT, "die 2 (red) is gone", 31.0)).table
+    back = lost.handle(Fault(GODICE_FAULT, None, 32.0)).table
+    assert back.at == entering.at
+    # A die's word is no roll now: the dice are entered with the buttons.
+    assert tell(back, *THROWN, (0, Rest.STABLE, 6), (1, Rest.STABLE, 6))[1] == ()
+    for _step in range(4):
+        back = press(back, BLACK, CUBE, SHORT).table
+    step = press(back, BLACK, ROLL, HELD)  # 5-5, a doublet at once
+    assert step.records == (Rolled(BLACK, (5, 5), DiceSource.ENTERED),)
+    assert step.table.phase is Phase.MOVING
+    # White's next roll is read from the dice again.
+    play = parse_play(step.table.mover_view, (5, 5), "13/3(2)")
+    played = replay(
+        *opened(MatchStarted(5, dice=GODICE)), *step.records, Played.of(BLACK, play.moves)
+    )
+    rolling = press(played, WHITE, ROLL, SHORT).table
+    assert isinstance(rolling.at, Rolling) and rolling.at.thrown and rolling.at.player == WHITE
+
+
+def test_against_the_computer_the_person_enters_its_roll_by_hand_too() -> None:
+    table = replay(*opened(MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE), dice=GODICE)))
+    table = table.handle(Decided(BLACK, Intent.ROLL, 30.0)).table
+    assert status(table, scene_of(table)) == (
+        "White throws the dice for Black (engine): they are read as they come to rest."
+        " Hold CUBE to enter this roll by hand."
+    )
+    entering = press(table, WHITE, CUBE, HELD).table  # the person's CUBE: he throws them
+    assert isinstance(entering.at, Entering) and entering.at.player == BLACK
 
 
 def test_against_the_computer_the_person_throws_its_dice() -> None:

@@ -105,6 +105,7 @@ def guided_last_unseen() -> Table:
 
 
 ENTERED = DiceSource.ENTERED
+GODICE = DiceSource.GODICE
 
 
 def entering(at: Entering) -> Table:
@@ -163,6 +164,12 @@ SCENES: dict[str, Scene] = {
     "entering Black's dice": Scene(lambda: entering(Entering(BLACK, 2, BeforeRoll()))),
     "entering Black's second die": Scene(
         lambda: entering(Entering(BLACK, 2, BeforeRoll(), (2,), shown=4))
+    ),
+    "waiting for Black's throw of GoDice": Scene(
+        lambda: press(replay(*opened(MatchStarted(5, dice=GODICE))), BLACK, ROLL, SHORT).table
+    ),
+    "waiting for White's opening throw of GoDice": Scene(
+        lambda: press(replay(MatchStarted(5, dice=GODICE), GameStarted()), WHITE, ROLL, SHORT).table
     ),
     "illegal play, entered dice": Scene(
         lambda: press(replace(opened_illegally().table, dice=ENTERED), WHITE, ROLL, SHORT).table

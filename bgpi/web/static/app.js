@@ -490,6 +490,32 @@
       const value = state.opening[player];
       if (value !== null && value !== undefined) die(halves[player], Y.mid, value, "", player);
     }
+    const throwing = state.dice_source && state.dice_source.throwing;
+    if (throwing) drawThrow(throwing, halves[throwing.player]);
+  }
+
+  // GoDice awaited: the roll's dice lie blank and grey where they will be shown, and under
+  // them what the table waits for ("throw the dice"), or, after a throw that did not count,
+  // which die must be thrown again and why (it lies tilted, outlined in the LEDs' colour for
+  // "roll again"). One group, turned upright as a whole, so the words stay under the dice.
+  function drawThrow(throwing, x) {
+    const again = throwing.again;
+    const g = el("g", { class: `throw${again ? " again" : ""}`, "data-player": throwing.player }, layers.dice);
+    for (let i = 0; i < throwing.count; i++) {
+      const cx = x + (i - (throwing.count - 1) / 2) * (G.DIE + 8);
+      // The opening's one die is whichever die the thrower took.
+      const unfit = again && (throwing.count === 1 || again.die === i + 1);
+      const face = el("g", { class: `die awaited${unfit ? " unfit" : ""}` }, g);
+      if (unfit && again.why === "cocked") face.setAttribute("transform", `rotate(18 ${cx} ${Y.mid})`);
+      el("rect", { x: cx - G.DIE / 2, y: Y.mid - G.DIE / 2, width: G.DIE, height: G.DIE, rx: 7 }, face);
+      el("text", { x: cx, y: Y.mid }, face).textContent = "?";
+    }
+    const caption = el("text", { class: "throw-caption", x, y: Y.mid + G.DIE / 2 + 18 }, g);
+    caption.textContent = again
+      ? t(`again-${again.why}`, { die: again.die })
+      : t(throwing.count === 1 ? "throw-opening" : "throw-dice");
+    fitText(caption, 6 * G.PW - 8); // within the half, whatever the language's words
+    straight(g, x, Y.mid);
   }
 
   const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
