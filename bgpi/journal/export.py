@@ -22,6 +22,9 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   has its games as played, the last one as far as it went, and a ``;`` comment at the top
   saying who won it by forfeit, in which game: gnubg keeps it as the match's comment (it has
   no word for a forfeit, and shows the match as unfinished).
+- A play taken back by agreement (:class:`~bgpi.journal.records.TakenBack`) is not written:
+  its line holds the play made after it, as if the first had never been made. With the
+  times, a ``;`` comment under that line says when it was taken back and what it was.
 - An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
   game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
   the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
@@ -62,6 +65,7 @@ from bgpi.journal.records import (
     ResignAnswered,
     ResignOffered,
     Rolled,
+    TakenBack,
     to_json,
 )
 from bgpi.rules import Match, MatchRules, RulesError
@@ -201,6 +205,7 @@ class _Game:
     cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
     began: dict[int, float] = field(default_factory=dict)  # a cell's player's turn began
     times: dict[int, str] = field(default_factory=dict)  # a cell's time made and thought
+    notes: dict[int, list[str]] = field(default_factory=dict)  # a cell's plays taken back
 
     def add(self, player: Player, text: str) -> None:
         if self.cut is not None:
@@ -226,6 +231,8 @@ class _Game:
             times = [self.times.get(index, ""), self.times.get(index + 1, "")]
             if any(times):
                 lines.append(f";{_NUMBER[1:]}{times[0]:<{_LEFT}} {times[1]}".rstrip())
+            for cell in (index, index + 1):
+                lines.extend(f";{_NUMBER[1:]}{note}" for note in self.notes.get(cell, ()))
         if self.wins is not None and not wins_here:
             winner, text = self.wins
             left, right = (text, "") if winner == WHITE else ("", text)
@@ -280,6 +287,9 @@ class _Writer:
             return
         if not self.games:
             raise MatExportError("no GameStarted before it")
+        if isinstance(record, TakenBack):
+            self._taken_back(self.games[-1], record)
+            return
         if self.turn_played and not (isinstance(record, GameEnded) and not record.dropped):
             self.match = self.match.end_turn()
             self.turn_played = False
@@ -358,6 +368,25 @@ class _Writer:
             game.add(record.player, text)
             game.opening_played = True
         self.turn_played = True
+
+    def _taken_back(self, game: _Game, record: TakenBack) -> None:
+        """The play just made is taken back: its line holds the roll alone again, for the
+        play made after it; with the times, a comment says what was taken back."""
+        self._check_turn(record.player)
+        dice = self.match.dice
+        if not self.turn_played or dice is None:
+            raise MatExportError(f"player {record.player} takes back no play")
+        self.turn_played = False
+        if game.cut is not None or not game.cells:
+            return  # the game's moves stopped at an accepted illegal play: nothing written
+        last = len(game.cells) - 1
+        game.cells[last] = mat_play(dice, ())
+        game.times.pop(last, None)
+        if self.stamps is not None:
+            made = time.strftime("%H:%M:%S", time.localtime(self.stamps[1]))
+            taken = mat_play(dice, record.moves)
+            note = f"{made} {self.names[record.player]} took back {taken}, as agreed"
+            game.notes.setdefault(last, []).append(note)
 
     def _answer(self, game: _Game, record: ResignAnswered) -> None:
         if not record.accepted:

@@ -40,6 +40,9 @@ from bgpi.table.phases import (
     ResignPending,
     Rolling,
     Setup,
+    TakebackAsked,
+    TakingBack,
+    Undo,
 )
 from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
 
@@ -91,7 +94,10 @@ __all__ = [
     "Step",
     "Table",
     "TableConfig",
+    "TakebackAsked",
+    "TakingBack",
     "Tick",
+    "Undo",
     "Who",
     "active_rows",
     "lit_move",

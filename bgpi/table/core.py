@@ -78,6 +78,7 @@ from bgpi.table.phases import (
     Rolling,
     Said,
     Setup,
+    TakingBack,
 )
 from bgpi.table.replay import applied, replayed
 from bgpi.table.seats import Chosen, Decided, waiting
@@ -92,6 +93,7 @@ class Held:
     button: ButtonName
     since: float
     waiting: bool
+    phase: Phase  # the phase it went down in, where a press acting on release is meant
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,10 +275,14 @@ class Table:
 
     def read_board(self) -> Table:
         """Let the tracker answer the settled observation (in the moving phase); in a
-        guided play, find how many of its moves the board shows."""
+        guided play, find how many of its moves the board shows; after a takeback, move on
+        to the moving phase once the board shows the position again."""
         at, seen = self.at, self.observation
         if isinstance(at, Guided) and seen is not None:
             return guided.read(self, at, seen)
+        if isinstance(at, TakingBack) and self.board_ok():
+            # The checkers of the play taken back are back: the play is made again.
+            return replace(self, at=Moving(at.tracker)).read_board()
         if not isinstance(at, Moving) or seen is None:
             return self
         reading = at.tracker.read(seen, at.near)
@@ -376,11 +382,16 @@ class Table:
             rows = rows_of(self, player, button)
             # A button with a held meaning waits for its release to tell short from held.
             waiting = Hold.HELD in rows
-            table = replace(self, held=(*self.held, Held(player, button, event.t, waiting)))
+            going = Held(player, button, event.t, waiting, self.phase)
+            table = replace(self, held=(*self.held, going))
             return Step(table) if waiting else table._press(player, button, Hold.SHORT)
         down = next((h for h in self.held if (h.player, h.button) == (player, button)), None)
         table = replace(self, held=tuple(h for h in self.held if h is not down))
         if down is None or not down.waiting:
+            return Step(table)
+        if down.phase is not self.phase:
+            # The other player acted meanwhile (doubled while a takeback was being asked):
+            # the gesture was meant for the phase it began in, and means nothing in this one.
             return Step(table)
         long = event.t - down.since >= self.config.long_press
         return table._press(player, button, Hold.HELD if long else Hold.SHORT)
