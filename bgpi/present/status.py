@@ -41,6 +41,7 @@ from bgpi.table import (
 from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused
 from bgpi.table.core import GODICE_FAULT
 from bgpi.table.phases import Choosing, Entering, TakebackAsked, TakingBack
+from bgpi.table.seats import computer_waits
 
 
 def status(table: Table, scene: Scene) -> str:
@@ -107,8 +108,11 @@ def _waited(table: Table) -> Player | None:
     button does anything (a person's press, where there is one, is what the line says)."""
     asked = waiting(table)
     # Asking to take back the play just made is an aside, said after the line: the seat is
-    # still the one the table waits for.
+    # still the one the table waits for (the computer, which waits a moment for it).
     pressing = [row for _player, row in active_rows(table) if row.intent is not Intent.ASK_TAKEBACK]
+    turn = table.match.turn
+    if asked is None and computer_waits(table) and turn is not None and not pressing:
+        return turn
     if asked is None or pressing:
         return None
     return Player(asked.player)

@@ -45,6 +45,7 @@ from bgpi.sim.slips import Slip, slip_of
 from bgpi.table import Decided, Guided, Illegal, Intent, Phase, TakebackAsked, Undo, waiting
 from bgpi.table.buttons import may_take_back
 from bgpi.table.phases import UNSEEN_WAIT
+from bgpi.table.seats import computer_waits
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
 
@@ -213,6 +214,9 @@ def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: 
     phase, turn = sim.phase, sim.match.turn
     assert turn is not None
     if phase is Phase.BEFORE_ROLL and _asks_takeback(sim, players[turn.other], rng, say):
+        return
+    if computer_waits(sim.table):  # for a takeback of the play just made, then it rolls
+        sim.advance(sim.table.config.takeback_wait)
         return
     deciding = turn.other if phase in _OTHER_DECIDES else turn
     side = players[deciding]

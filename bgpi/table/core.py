@@ -81,7 +81,7 @@ from bgpi.table.phases import (
     TakingBack,
 )
 from bgpi.table.replay import applied, replayed
-from bgpi.table.seats import Chosen, Decided, waiting
+from bgpi.table.seats import Chosen, Decided, computer_waits, waiting
 from bgpi.table.timing import timed
 
 
@@ -255,7 +255,7 @@ class Table:
         at = step.table.at
         if isinstance(at, Guided):  # no records: the play is not committed yet
             return guided.wait(step.table, at, event.t)
-        return replace(step, table=step.table._flash(event.t))
+        return replace(step, table=step.table._flash(event.t)._takeback_wait(event.t))
 
     def _flash(self, t: float) -> Table:
         """A mistake's flash on the LEDs, started or ended by the clock."""
@@ -264,6 +264,18 @@ class Table:
             return self
         said = at.said.at(t)
         return self if said is at.said else replace(self, at=replace(at, said=said))
+
+    def _takeback_wait(self, t: float) -> Table:
+        """The computer's wait for a takeback, started or ended by the clock: once it is
+        over the play stands and the computer is asked (:func:`~bgpi.table.seats.waiting`)."""
+        at = self.at
+        if not isinstance(at, BeforeRoll) or not computer_waits(self):
+            return self
+        if at.since is None:
+            return replace(self, at=replace(at, since=t))
+        if t - at.since < self.config.takeback_wait:
+            return self
+        return replace(self, at=BeforeRoll())
 
     def _settled(self, observation: Observation | None) -> Step:
         if observation is None:

@@ -70,14 +70,24 @@ class Undo:
     last_play: frozenset[int]
 
 
+TAKEBACK_WAIT: Final = 2.0
+"""Seconds the computer waits before it rolls or doubles after a person's play it could be
+asked to take back (a casual match): the person's time to hold ROLL and ask, where the
+computer would otherwise answer in milliseconds (:class:`BeforeRoll`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BeforeRoll:
     """The player on roll rolls or doubles. ``undo`` is the other's play just made, while
     it may still be taken back (None after a take, a declined resignation, an accepted
-    illegal play, and at the game's first roll)."""
+    illegal play, and at the game's first roll). Where the computer is on roll after a
+    person's play, it is asked only once the table has waited
+    :attr:`~bgpi.table.events.TableConfig.takeback_wait` seconds from ``since`` (set by the
+    first clock event, as :class:`Said` is): then ``undo`` goes, and the takeback with it."""
 
     kind: ClassVar[Phase] = Phase.BEFORE_ROLL
     undo: Undo | None = None
+    since: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,9 +30,22 @@ from bgpi.rules import GameState, Position, parse_play
 from bgpi.rules.clock import ClockMode, ClockRules
 from bgpi.sensing.board import observe
 from bgpi.sim.simtable import SimTable
-from bgpi.table import BeforeRoll, Decided, Intent, Phase, Press, Table, TakingBack
+from bgpi.table import (
+    Ask,
+    BeforeRoll,
+    Decided,
+    DecisionRequest,
+    Intent,
+    Phase,
+    Press,
+    Table,
+    TakingBack,
+    Tick,
+    waiting,
+)
 from bgpi.table.buttons import may_take_back
 from bgpi.table.errors import RecordMismatchError
+from bgpi.table.phases import TAKEBACK_WAIT
 from tests.table.arrange import fixed_dice
 from tests.table.test_buttons import (
     CONFIG,
@@ -239,3 +252,26 @@ def test_a_power_cut_while_the_checkers_go_back_resumes_where_the_hands_are() ->
     assert resumed.phase is Phase.TAKING_BACK  # the sensors give back where the hands are
     back = settled(resumed, observe(Position.initial(), WHITE, CONFIG.caps))
     assert back.phase is Phase.MOVING and back.match.dice == (3, 1)
+
+
+def test_the_computer_waits_a_moment_for_a_takeback_then_rolls() -> None:
+    """After a person's play the computer is asked to roll or double only once the table has
+    waited TAKEBACK_WAIT (it would answer in milliseconds, a held ROLL takes 0.8 s); then
+    the play stands. A shell configured with no wait asks it at once."""
+    against = MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE))
+    table = replay(*opened(against))
+    assert waiting(table) is None
+    assert status(table, scene_of(table)) == (
+        "Black (engine) rolls, doubles or resigns. The player who just played may hold ROLL to "
+        "ask for a takeback."
+    )
+    at = table.at  # the wait started as the board was read, at 10.0 (the replay's tick)
+    assert isinstance(at, BeforeRoll) and at.since == 10.0 and may_take_back(table, WHITE)
+    almost = table.handle(Tick(10.0 + TAKEBACK_WAIT - 0.1))
+    assert almost.request is None
+    over = almost.table.handle(Tick(10.0 + TAKEBACK_WAIT))
+    assert over.request == DecisionRequest(BLACK, Ask.TURN) and over.records == ()
+    assert not may_take_back(over.table, WHITE)  # the play stands: the computer is asked
+    assert press(over.table, WHITE, ROLL, HELD).records == ()
+    eager = replace(CONFIG, takeback_wait=0.0)
+    assert waiting(replay(*opened(against), config=eager)) == DecisionRequest(BLACK, Ask.TURN)
