@@ -15,7 +15,9 @@ ask            when                          answered by
 ============== ============================= ======================================
 OPENING_ROLL   the opening die is due        ``Decided(player, Intent.OPENING_ROLL)``
 TURN           on roll, before rolling       ``Decided(player, Intent.ROLL)`` or
-                                             ``Decided(player, Intent.DOUBLE)``
+               (after a person's play, once  ``Decided(player, Intent.DOUBLE)``
+               the table has waited for a
+               takeback: ``computer_waits``)
 CUBE           doubled by the other          ``Decided`` with ``TAKE``, ``BEAVER``, ``DROP``
 PLAY           rolled: the play is due       ``Chosen(player, moves)``
 RESIGN         the other offers to resign    ``Decided`` with ``ACCEPT_RESIGN`` or
