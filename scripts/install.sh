@@ -68,7 +68,7 @@ done
 
 SERVICE=bgpi.service
 SERVICE_USER=bgpi
-DEVICE_GROUPS=(gpio spi dialout)
+DEVICE_GROUPS=(gpio spi dialout bluetooth)
 OPT=/opt/bgpi
 VENV=$OPT/venv
 # The sha256 of the config as this script last installed it: a config that still has it was

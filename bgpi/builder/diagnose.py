@@ -211,6 +211,13 @@ class Diagnose:
         length = self.ledmap.length
         self.out(f"LEDs: {length} pixels, one at a time in strip order; each should light")
         self.out("  what its line names (Ctrl-C skips the rest)")
+        missing = [name for name, pixels in self.ledmap.areas if not pixels]
+        if missing:
+            # Not a fault: what has no pixels is not shown (a board laid before the clocks).
+            self.out(
+                f"  no pixels for {', '.join(missing)}: not shown on this board "
+                "(hardware/leds.md says how to add them)"
+            )
         try:
             for pixel in range(length):
                 self._frame = [DARK] * length

@@ -139,9 +139,10 @@ def match_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--dice",
-        choices=("electronic", "entered"),
+        choices=("electronic", "entered", "godice"),
         help="the board rolls, or the players throw their own dice and enter them with the "
-        "buttons (default: the config's [dice])",
+        "buttons, or throw two GoDice the board reads (simulated here; default: the config's "
+        "[dice])",
     )
 
 

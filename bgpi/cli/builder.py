@@ -1,5 +1,5 @@
-"""Commands at the board itself: ``bgpi diagnose``, ``bgpi calibrate`` and
-``bgpi flash-scanner``."""
+"""Commands at the board itself: ``bgpi diagnose``, ``bgpi calibrate``,
+``bgpi flash-scanner`` and ``bgpi dice pair``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 from bgpi.base.i18n import _
 from bgpi.cli.arguments import Commands, add_command
-from bgpi.cli.errors import FAILED, OK, USAGE
+from bgpi.cli.errors import FAILED, OK, USAGE, CommandError, UsageError
+from bgpi.hal.errors import INSTALL
 from bgpi.service.config import Config
 
 
@@ -46,6 +47,50 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
     flasher.add_argument(
         "--firmware", type=Path, metavar="DIR", help="the firmware folder (default: firmware/)"
     )
+    _dice_commands(commands, common)
+
+
+def _dice_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
+    """``bgpi dice pair``: the two GoDice paired to the board, written to the config."""
+    dice = commands.add_parser("dice", help="the board's GoDice (Bluetooth smart dice)")
+    actions = dice.add_subparsers(dest="action", required=True, metavar="ACTION")
+    text = (
+        "scan for GoDice, choose die 1 and die 2 (by colour or address) and write them to "
+        "the config (--config FILE)"
+    )
+    pair = actions.add_parser("pair", parents=[common], help=text, description=text)
+    for which in ("first", "second"):
+        pair.add_argument(
+            f"--{which}",
+            metavar="COLOUR|ADDRESS",
+            help=f"die {1 if which == 'first' else 2}: its colour (red) or address",
+        )
+    pair.add_argument(
+        "--seconds", type=float, default=10.0, help="how long to listen (default: 10)"
+    )
+    pair.set_defaults(run=_dice_pair)
+
+
+def _dice_pair(config: Config, args: argparse.Namespace) -> int:
+    from bgpi.builder.dicepair import BleakRadio, PairingError, pair  # noqa: PLC0415
+
+    if not args.config:
+        raise UsageError(_("give the config file to write the pair into: --config FILE"))
+    try:
+        pair(
+            BleakRadio(),
+            Path(args.config),
+            first=args.first,
+            second=args.second,
+            seconds=args.seconds,
+            say=lambda line: print(line, flush=True),
+        )
+    except PairingError as exc:
+        raise CommandError(str(exc)) from None
+    except ImportError as exc:
+        why = _("pairing GoDice needs {name}: {install}")
+        raise CommandError(why.format(name=exc.name, install=INSTALL)) from None
+    return OK
 
 
 def _diagnose(config: Config, args: argparse.Namespace) -> int:

@@ -26,6 +26,8 @@ from bgpi.cli.errors import OK, CommandError, UsageError
 from bgpi.service.config import Config
 
 if TYPE_CHECKING:
+    from bgpi.engine import Engine
+    from bgpi.journal.records import MatchStarted
     from bgpi.sim.demo import Side
     from bgpi.sim.simtable import SimTable
 
@@ -100,6 +102,7 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    _hands_for_dice(chosen_match(config, args), sides, engines)
     print("bgpi demo, " + _("seed {seed}").format(seed=seed))
     try:
         sim = _demo_match(config, args, seed, sides)
@@ -108,12 +111,24 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     finally:
         for engine in engines:
             engine.close()
+    sim.close()
     score = sim.match.score
     final = _("final score: {white} {white_score}, {black} {black_score}")
     (white, black) = sim.table.names
     print()
     print(final.format(white=white, white_score=score[0], black=black, black_score=score[1]))
     return OK
+
+
+def _hands_for_dice(match: MatchStarted, sides: tuple[Side, Side], engines: list[Engine]) -> None:
+    """Refuse dice thrown by hand where no hands would throw them: both sides engines."""
+    from bgpi.present.phrases import NOBODY_DICE  # noqa: PLC0415
+    from bgpi.sim.demo import PipPlayer  # noqa: PLC0415
+
+    if match.dice.physical and not any(isinstance(side, PipPlayer) for side in sides):
+        for engine in engines:
+            engine.close()
+        raise UsageError(_(NOBODY_DICE))
 
 
 def _remote_demo(config: Config, args: argparse.Namespace) -> int:
@@ -145,8 +160,8 @@ def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--patience",
         type=bounded(1, None, N_("a number of seconds")),
-        default=120,
-        help="with --remote: give up after this long without word (default: 120 s)",
+        help="with --remote: claim the match by forfeit after this long without word while"
+        " the other board owes it (default: [remote] patience, 300 s)",
     )
 
 

@@ -17,6 +17,7 @@ from typing import Protocol, Self
 from bgpi.base.frame import SensorFrame
 from bgpi.base.words import BUTTONS, RGB, ButtonName, Player, check_colour
 from bgpi.hal.errors import PixelFrameError
+from bgpi.sensing.godice import Rest
 
 Clock = Callable[[], float]
 
@@ -53,7 +54,18 @@ class FaultEvent:
     timestamp: float
 
 
-Event = SensorEvent | ButtonEvent | FaultEvent
+@dataclass(frozen=True, slots=True)
+class DieEvent:
+    """A smart die of the pair (``die`` 0 or 1, as the pair was paired: GoDice) said how it
+    moves or rests: rolling, or at rest showing ``value``. The table judges the throw."""
+
+    die: int
+    rest: Rest
+    value: int
+    timestamp: float
+
+
+Event = SensorEvent | ButtonEvent | FaultEvent | DieEvent
 Emit = Callable[[Event], None]
 
 

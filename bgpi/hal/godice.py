@@ -1,10 +1,11 @@
 """Two GoDice read through their own library (``godice``, over ``bleak``): the library
-decodes each die's notifications; :class:`~bgpi.sensing.godice.PairReading` judges them.
+decodes each die's notifications, and each one is handed on as a :class:`DieEvent` (the
+table judges the throw: :mod:`bgpi.table.thrown`).
 
 :class:`GoDicePair` takes the two BLE clients (bleak's on a board; :class:`FakeBleClient`
 in the simulator and the tests, which notifies a real die's bytes, so only the radio is
-replaced). A die that disconnects or runs low is a fault the table falls back on entered
-dice for (:data:`bgpi.table.core.GODICE_FAULT`), until it is back.
+replaced). :mod:`bgpi.hal.godicelink` keeps the pair connected on an event loop of its own
+and says when a die is gone or low, a fault the table falls back on entered dice for.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any, Final
 import godice
 from godice.xyzinterpret import d6Vectors
 
-from bgpi.sensing.godice import Outcome, PairReading, Rest
+from bgpi.hal.api import DieEvent
+from bgpi.hal.errors import HalError
+from bgpi.sensing.godice import Rest
 
 LOW_BATTERY: Final = 15  # per cent: the die is named on the page, entered dice meanwhile
 RX: Final = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"  # the die's notifications (the library's)
@@ -30,15 +33,22 @@ PREFIX: Final = {
 Notify = Callable[[Any, bytearray], Awaitable[None]]
 
 
+class FakeConnectError(HalError, TimeoutError):
+    """The fake die did not answer a connect (as a die out of reach or switched off)."""
+
+
 class FakeBleClient:
     """A BLE client with no radio: the die's side sends what a GoDice D6 notifies (its
-    bytes), and the library's own code decodes them."""
+    bytes), and the library's own code decodes them. ``refusals`` connects fail first (a
+    die out of reach), as bleak's do."""
 
     def __init__(self, address: str, battery: int = 90, colour: int = 0) -> None:
         self.address = address
         self.battery = battery
         self.colour = colour
         self.is_connected = False
+        self.refusals = 0
+        self.attempts = 0
         self.written: list[bytes] = []
         self.disconnected: Callable[[FakeBleClient], None] | None = None
         self._notify: Notify | None = None
@@ -46,6 +56,10 @@ class FakeBleClient:
     # -- what the library calls ---------------------------------------------------------
 
     async def connect(self) -> bool:
+        self.attempts += 1
+        if self.refusals:
+            self.refusals -= 1
+            raise FakeConnectError(f"{self.address} did not answer")
         self.is_connected = True
         return True
 
@@ -79,9 +93,11 @@ class FakeBleClient:
         """The die comes to rest showing ``value`` (a D6's face up), as ``rest``."""
         await self._send(PREFIX[rest] + struct.pack(">bbb", *d6Vectors[value]))
 
-    def drop(self) -> None:
-        """The link is lost (Wi-Fi and Bluetooth share one chip on a Pi)."""
+    def drop(self, refusals: int = 0) -> None:
+        """The link is lost (Wi-Fi and Bluetooth share one chip on a Pi); the next
+        ``refusals`` connects fail."""
         self.is_connected = False
+        self.refusals = refusals
         if self.disconnected is not None:
             self.disconnected(self)
 
@@ -92,33 +108,45 @@ class FakeBleClient:
 
 
 class GoDicePair:
-    """Two dice, read through the library: each throw they complete, in ``outcomes``."""
+    """Two dice, read through the library: each die's word to ``heard`` as a
+    :class:`DieEvent`, stamped by ``clock``."""
 
-    def __init__(self, clients: tuple[Any, Any], count: int = 2) -> None:
+    def __init__(
+        self,
+        clients: tuple[Any, Any],
+        heard: Callable[[DieEvent], Awaitable[None]],
+        clock: Callable[[], float],
+    ) -> None:
+        self.clients = clients
         self.dice = tuple(godice.Dice(client) for client in clients)
         for die in self.dice:
             godice.set_shell(die, godice.Shell.D6)
-        self.reading = PairReading(count)
-        self.outcomes: list[Outcome] = []
+        self.heard = heard
+        self.clock = clock
 
-    async def connect(self) -> None:
-        for index, die in enumerate(self.dice):
-            await die.connect()
-            await die.subscribe_number_notification(self._heard(index))
+    async def connect(self, index: int) -> None:
+        """Connect die ``index`` and hear it (again, after a loss)."""
+        die = self.dice[index]
+        await die.connect()
+        await die.subscribe_number_notification(self._heard(index))
 
-    async def batteries(self) -> tuple[int, int]:
-        return (await self.dice[0].get_battery_level(), await self.dice[1].get_battery_level())
+    async def battery(self, index: int) -> int:
+        """Die ``index``'s battery, per cent, as the library asks it."""
+        return int(await self.dice[index].get_battery_level())
 
-    def expect(self, count: int) -> None:
-        """The next throw is of ``count`` dice (one in the opening roll)."""
-        self.reading = PairReading(count)
+    async def colour(self, index: int) -> str:
+        """Die ``index``'s colour (its dots), as the library names it: ``red``."""
+        return str((await self.dice[index].get_color()).name).lower()
+
+    async def close(self) -> None:
+        for die, client in zip(self.dice, self.clients, strict=True):
+            if client.is_connected:
+                await die.disconnect()
 
     def _heard(self, index: int) -> Callable[[int, Any], Awaitable[None]]:
         async def heard(number: int, stability: Any) -> None:
             if stability is None:
                 return  # a notification the library does not know: ignored
-            self.reading, outcome = self.reading.feed(index, Rest[stability.name], number)
-            if outcome is not None:
-                self.outcomes.append(outcome)
+            await self.heard(DieEvent(index, Rest[stability.name], number, self.clock()))
 
         return heard

@@ -19,12 +19,19 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   gammon). A roll not yet played when its player resigned is left out (gnubg would read it as
   a play of no move); a declined resignation is not written at all.
 - A match won by forfeit (a remote board fell silent: :class:`~bgpi.journal.records.Forfeit`)
-  has its games as played, the last one as far as it went, and a ``;`` comment at the top
-  saying who won it by forfeit, in which game: gnubg keeps it as the match's comment (it has
-  no word for a forfeit, and shows the match as unfinished).
+  or on time (a flag fell: :class:`~bgpi.journal.records.FlagFell`) has its games as played,
+  the last one as far as it went, a ``;`` comment at the top saying who won it and how, and
+  the game in play ended by the winner's ``Wins`` line, which gnubg reads as the loser's
+  resignation: of the cube's value once, twice or three times (gnubg's importer gives no
+  more), the fewest that reach the match. gnubg then shows the winner's match. When even a
+  backgammon at the cube falls short of it (a 7-point match at 0-0, cube at 1), the line
+  gives the backgammon, the comment says the score gnubg shows stays short of the match, and
+  the match's winner is in the comment alone. gnubg drops a game with no roll in it, so a
+  forfeit before a game's opening roll is in the comment alone too, which says so.
 - A play taken back by agreement (:class:`~bgpi.journal.records.TakenBack`) is not written:
   its line holds the play made after it, as if the first had never been made. With the
-  times, a ``;`` comment under that line says when it was taken back and what it was.
+  times, a ``;`` comment at the top says where, what and when (gnubg keeps it as the match's
+  comment; inside a game its importer does not always pass over a comment line).
 - An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
   game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
   the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
@@ -64,6 +71,7 @@ from bgpi.journal.records import (
     Record,
     ResignAnswered,
     ResignOffered,
+    Rethrown,
     Rolled,
     TakenBack,
     to_json,
@@ -205,7 +213,6 @@ class _Game:
     cut: str | None = None  # why the game's moves stop early (an illegal play accepted)
     began: dict[int, float] = field(default_factory=dict)  # a cell's player's turn began
     times: dict[int, str] = field(default_factory=dict)  # a cell's time made and thought
-    notes: dict[int, list[str]] = field(default_factory=dict)  # a cell's plays taken back
 
     def add(self, player: Player, text: str) -> None:
         if self.cut is not None:
@@ -231,13 +238,14 @@ class _Game:
             times = [self.times.get(index, ""), self.times.get(index + 1, "")]
             if any(times):
                 lines.append(f";{_NUMBER[1:]}{times[0]:<{_LEFT}} {times[1]}".rstrip())
-            for cell in (index, index + 1):
-                lines.extend(f";{_NUMBER[1:]}{note}" for note in self.notes.get(cell, ()))
         if self.wins is not None and not wins_here:
             winner, text = self.wins
             left, right = (text, "") if winner == WHITE else ("", text)
             lines.append(f"{_NUMBER}{left:<{_LEFT}} {right}".rstrip())
         return [*lines, ""]
+
+
+_Saved = tuple[Match, bool, tuple[list[str], tuple[Player, str] | None] | None]
 
 
 class _Writer:
@@ -251,18 +259,23 @@ class _Writer:
         self.turn_played = False  # the turn ends with the next record, unless that wins
         self.header: list[str] = []
         self.flags: list[str] = []  # the clock's flag falls, said at the top
+        self.takebacks: list[str] = []  # with the times: each play taken back, at the top
         self.forfeit: Forfeit | None = None  # a remote match won by forfeit, said at the top
+        self.forfeit_note = ""  # what its comment adds
+        self.unforfeited: _Saved = self._saved()  # as the game stood before the forfeit
         self.stamps: tuple[float, float] | None = None  # the record before's time, this one's
 
     def text(self) -> str:
         lines = [*self.header, ""] if self.header else []
         lines.extend(f"; {game.cut}" for game in self.games if game.cut is not None)
         lines.extend(f"; {flag}" for flag in self.flags)
+        lines.extend(f"; {takeback}" for takeback in self.takebacks)
         if self.forfeit is not None:
             winner = self.forfeit.winner
             lines.append(
                 f"; {self.names[winner]} wins the match by forfeit in game {len(self.games)}: "
                 f"{self.names[winner.other]}'s board fell silent; the games are as played"
+                + self.forfeit_note
             )
         lines.extend(_header(self.start))
         for game in self.games:
@@ -271,12 +284,20 @@ class _Writer:
 
     def add(self, record: Record) -> None:
         if isinstance(record, Forfeit):
-            self.forfeit = record  # crossed claims: the last one is the settled one
+            # Crossed claims: the last one is the settled one, given as the game stood.
+            if self.forfeit is None:
+                self.unforfeited = self._saved()
+            else:
+                self._restore(self.unforfeited)
+            self.forfeit = record
+            self.forfeit_note = self._given(record.winner)
             return
         if self.forfeit is not None:
             raise MatExportError("the match was over by forfeit")
-        if isinstance(record, OpeningDie | Clocked):
-            return  # the pair follows as OpeningRolled; the clock is not in a .mat file
+        if isinstance(record, OpeningDie | Clocked | Rethrown):
+            # The pair follows as OpeningRolled; the clock and a throw made again (a GoDice
+            # cocked) are not in a .mat file: a roll is a roll.
+            return
         if isinstance(record, FlagFell):
             self._flag(record)
             return
@@ -337,8 +358,56 @@ class _Writer:
         game = self.games[-1] if self.games else None
         where = f"Game {game.number}, line {(len(game.cells) + 1) // 2}" if game else "Before play"
         name, other = self.names[record.player], self.names[record.player.other]
-        then = "overtime given" if record.overtime else f"{other} wins the match on time"
-        self.flags.append(f"{where}: {name}'s time ran out; {then}")
+        if record.overtime:
+            self.flags.append(f"{where}: {name}'s time ran out; overtime given")
+            return
+        given = self._given(record.player.other)
+        self.flags.append(f"{where}: {name}'s time ran out; {other} wins the match on time{given}")
+
+    def _saved(self) -> _Saved:
+        game = self.games[-1] if self.games else None
+        cells = None if game is None else (list(game.cells), game.wins)
+        return (self.match, self.turn_played, cells)
+
+    def _restore(self, saved: _Saved) -> None:
+        self.match, self.turn_played, cells = saved
+        if cells is not None:
+            self.games[-1].cells, self.games[-1].wins = list(cells[0]), cells[1]
+
+    def _given(self, winner: Player) -> str:
+        """The match given to ``winner`` with a game in play (a flag fall, a forfeit): the
+        game ended by the winner's ``Wins`` line, which gnubg reads as the loser resigning
+        ``points // cube`` (one to three) times the cube; the fewest that reach the match.
+        Returns what the comment adds when gnubg's score cannot show the match won."""
+        length = self.match.rules.length
+        if self.games and self.match.state is GameState.NONE and length:
+            # gnubg drops a game with no roll in it, and a resignation with it.
+            return " (before the game's opening roll: gnubg's score stays as the games left it)"
+        if not self.games or self.match.state is not GameState.PLAYING or not length:
+            return ""  # between games, or money play: no game for gnubg to end
+        game = self.games[-1]
+        if self.turn_played:  # the play before was the turn's last action
+            self.match = self.match.end_turn()
+            self.turn_played = False
+        rolled = game.cells and game.cells[-1].endswith(":")
+        if self.match.dice is not None and rolled and game.cut is None:
+            # Rolled, not played: gnubg would read the roll alone as a play of no move.
+            game.cells.pop()
+        needed = length - self.match.score[winner]
+        cube = self.match.cube
+        points = min(3, -(-needed // cube)) * cube
+        plural = "" if points == 1 else "s"
+        reached = points >= needed
+        game.wins = (
+            winner,
+            f" Wins {points} point{plural}" + (" and the match" if reached else ""),
+        )
+        if reached:
+            return ""
+        return (
+            f" (gnubg reads Game {game.number}'s last line as a backgammon resigned, {points} "
+            f"point{plural}, the most a .mat file gives in one game: its score stays short)"
+        )
 
     def _illegal(self, game: _Game, record: IllegalAccepted) -> None:
         self._check_turn(record.player)
@@ -384,9 +453,10 @@ class _Writer:
         game.times.pop(last, None)
         if self.stamps is not None:
             made = time.strftime("%H:%M:%S", time.localtime(self.stamps[1]))
-            taken = mat_play(dice, record.moves)
-            note = f"{made} {self.names[record.player]} took back {taken}, as agreed"
-            game.notes.setdefault(last, []).append(note)
+            self.takebacks.append(
+                f"Game {game.number}, line {last // 2 + 1}: {self.names[record.player]} took "
+                f"back {mat_play(dice, record.moves)} at {made}, as agreed"
+            )
 
     def _answer(self, game: _Game, record: ResignAnswered) -> None:
         if not record.accepted:

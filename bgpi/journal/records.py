@@ -37,6 +37,7 @@ class Kind(StrEnum):
     FLAG = "flag"
     FORFEIT = "forfeit"
     TAKEBACK = "takeback"
+    RETHROW = "rethrow"
 
 
 class Cube(StrEnum):
@@ -289,8 +290,12 @@ class Clocked:
 
     kind: ClassVar[Kind] = Kind.CLOCK
     reserve: tuple[float, float]
-    running: int | None
+    running: Player | None
     used: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.running is not None:  # the journal's JSON holds its number, or null
+            _read_player(self, "running")
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +342,36 @@ class TakenBack:
         return tuple(Move(*move) for move in self.moves)
 
 
+class Unfit(StrEnum):
+    """Why a throw read from GoDice does not count (the rule sheets: a die that lands cocked
+    is thrown again, both dice with it)."""
+
+    COCKED = "cocked"  # at rest on an edge (GoDice's tilt-stable)
+    MOVED = "moved"  # held still while moved, in a hand (GoDice's move-stable)
+
+
+@dataclass(frozen=True, slots=True)
+class Rethrown:
+    """``player``'s throw did not count: die ``die`` (1 or 2, as the dice were paired) came to
+    rest ``why`` showing ``value``, so both dice are thrown again. Kept so a director reading
+    the journal sees each throw; exports skip it (a match file has only the roll)."""
+
+    kind: ClassVar[Kind] = Kind.RETHROW
+    player: Player
+    die: int
+    why: Unfit
+    value: int = 0
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "why", Unfit(self.why))
+        except ValueError:
+            raise ValueError(f"no rethrow {self.why!r}: {', '.join(Unfit)}") from None
+        if self.die not in (1, 2):
+            raise ValueError(f"die {self.die!r} is not 1 or 2")
+        _read_player(self)
+
+
 Record = (
     MatchStarted
     | GameStarted
@@ -353,6 +388,7 @@ Record = (
     | FlagFell
     | Forfeit
     | TakenBack
+    | Rethrown
 )
 
 _KINDS: dict[Kind, type[Any]] = {
@@ -373,6 +409,7 @@ _KINDS: dict[Kind, type[Any]] = {
         FlagFell,
         Forfeit,
         TakenBack,
+        Rethrown,
     )
 }
 

@@ -21,7 +21,7 @@ True
 from bgpi.lights.compose import compose
 from bgpi.lights.errors import LedMapError, LightsError, PowerBudgetError, SceneError, StyleError
 from bgpi.lights.ledmap import AREAS, LedMap
-from bgpi.lights.marks import Gauge, Mark, Span, points_per_pixel
+from bgpi.lights.marks import Fill, Gauge, Mark, Span, points_per_pixel
 from bgpi.lights.patterns import PATTERNS, PHASES, Pattern
 from bgpi.lights.render import (
     Frame,
@@ -33,7 +33,7 @@ from bgpi.lights.render import (
     tick_at,
     tick_start,
 )
-from bgpi.lights.scene import Alert, Meaning, Scene
+from bgpi.lights.scene import Alert, ClockBar, Meaning, Scene
 from bgpi.lights.style import DEFAULT_PALETTE, Style
 
 __all__ = [
@@ -42,6 +42,8 @@ __all__ = [
     "PATTERNS",
     "PHASES",
     "Alert",
+    "ClockBar",
+    "Fill",
     "Frame",
     "Gauge",
     "LedMap",

@@ -45,6 +45,10 @@ The areas (:data:`~bgpi.lights.ledmap.AREAS`):
 - **resignation**: the level chosen or offered (1 single, 2 gammon, 3 backgammon) as that
   many pixels of the resigner's dice area, slow blink while chosen, double flash once offered.
 - **buttons**: each prompted button in its meaning's colour and blink (:data:`BUTTON_PATTERNS`).
+- **clock**: each player's reserve left, as a bar from the first pixel (a full bar is the
+  game's reserve; a reserve not yet spent lights one pixel at least), in the player's colour;
+  while the running player's delay runs (the reserve untouched) the bar is dim, in the delay's
+  colour; in the running player's last minute it blinks slowly.
 """
 
 from __future__ import annotations
@@ -53,13 +57,14 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bgpi.base.words import COLOUR_NAMES, PLAYERS
-from bgpi.lights.marks import ALL, Gauge, Mark, Span, Target
+from bgpi.lights.marks import ALL, Fill, Gauge, Mark, Span, Target
 from bgpi.lights.patterns import (
     CHASE,
     DAH_DAH,
     DAH_DIT,
     DAH_DIT_DIT,
     DIT_DAH,
+    DIT_DIT_DAH,
     DIT_GAP_DIT,
     DOUBLE_FLASH,
     FAST,
@@ -113,6 +118,7 @@ BUTTON_PATTERNS: Final[dict[Meaning, Pattern]] = {
     Meaning.RESIGN: DAH_DAH,
     Meaning.ACCEPT: LONG_DIT,
     Meaning.DECLINE: DIT_GAP_DIT,
+    Meaning.CLAIM: DIT_DIT_DAH,
 }
 """Each button meaning's blink; its colour is the palette entry of the same name."""
 
@@ -123,6 +129,7 @@ ALERT_LOOKS: Final[dict[Alert, tuple[Pattern, str]]] = {
     Alert.GAME_OVER: (SLOW, "winner"),
     Alert.MATCH_OVER: (CHASE, "winner"),
     Alert.FAULT: (TRIPLE_FLASH, "both"),
+    Alert.AGAIN: (DAH_DIT, "turn"),
 }
 
 CUBE_PLACES: Final = ("cube.white", "cube.black")
@@ -139,6 +146,7 @@ def compose(scene: Scene) -> tuple[Mark, ...]:
         *_score_marks(scene),
         *_turn_marks(scene),
         *_button_marks(scene),
+        *_clock_marks(scene),
     )
 
 
@@ -248,3 +256,15 @@ def _button_marks(scene: Scene) -> tuple[Mark, ...]:
         Mark(f"button.{COLOUR_NAMES[player]}.{button}", ALL, meaning, BUTTON_PATTERNS[meaning])
         for player, button, meaning in scene.prompts
     )
+
+
+def _clock_marks(scene: Scene) -> tuple[Mark, ...]:
+    marks: list[Mark] = []
+    for name, bar in zip(COLOUR_NAMES, scene.clocks, strict=True):
+        if bar is None:
+            continue
+        # The delay differs by level as well as by colour, for a colour-blind player.
+        colour = "clock delay" if bar.delay else name
+        pattern = SLOW if bar.low else STEADY
+        marks.append(Mark(f"clock.{name}", Fill(bar.left), colour, pattern, dim=bar.delay))
+    return tuple(marks)

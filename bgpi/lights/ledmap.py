@@ -7,7 +7,7 @@ its pixels from the first (where bar graphs start) to the last.
 
 The config format, as read by :meth:`LedMap.from_config` (TOML shown)::
 
-    length = 244                       # pixels on the strip, numbered from 0
+    length = 264                       # pixels on the strip, numbered from 0
     [zones]                            # every zone 1-28, each pixel base first
     1 = { first = 0, count = 6 }       # a run: 0, 1, ..., 5
     2 = { first = 11, count = 6, step = -1 }  # laid tip to base: 11, 10, ..., 6
@@ -45,10 +45,13 @@ AREAS: Final = (
     "button.black.cube",
     "turn.white",
     "turn.black",
+    "clock.white",
+    "clock.black",
 )
 """The named areas: the cube at each of its three places (a bar graph of its doublings), each
 player's dice (two halves, a die's value is its number of lit pixels), score bar, the pixels
-beside each of their two buttons, and their turn light."""
+beside each of their two buttons, their turn light, and their clock (a bar of the reserve
+left, in a clocked match). An area a board has no pixels for is simply not shown."""
 
 _RUN_KEYS: Final = frozenset({"first", "count", "step"})
 
@@ -191,7 +194,7 @@ class LedMap:
 
     @classmethod
     def default(cls) -> LedMap:
-        """The default routing of one strip of 244 pixels, in this order:
+        """The default routing of one strip of 264 pixels, in this order:
 
         - points 1 to 24, six pixels each (one per sensor slot), pixels 0-143. The strip
           snakes: odd points are laid base to tip, even points tip to base, so each jump is the
@@ -201,7 +204,10 @@ class LedMap:
         - the white tray (6) and the black tray (6), 158-169;
         - White's panel, 170-206: turn (2), roll button (1), cube button (1), dice (12: two
           halves of 6), cube on White's side (6), score (15);
-        - Black's panel, 207-243, the same.
+        - Black's panel, 207-243, the same;
+        - the clocks, 244-263: Black's (10), on from Black's panel, then White's (10). They
+          come last so that a board laid before them (244 pixels) keeps every pixel's place:
+          its strip ends where theirs would begin, and only the clocks are not shown.
 
         :meth:`describe` gives it as a table.
         """
@@ -219,6 +225,7 @@ class LedMap:
                 (f"cube.{colour}", 6, False),
                 (f"score.{colour}", 15, False),
             ]
+        order += [("clock.black", 10, False), ("clock.white", 10, False)]
         zones: dict[int, tuple[int, ...]] = {}
         areas: dict[str, tuple[int, ...]] = {}
         start = 0

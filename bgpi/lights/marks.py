@@ -8,6 +8,7 @@ the renderer resolves it against the LED map.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -87,12 +88,25 @@ class Gauge:
 
 
 @dataclass(frozen=True, slots=True)
+class Fill:
+    """Pixels of a bar filled from its first to ``share`` (0 to 1) of its length: a share
+    above nothing lights one pixel at least, so a bar goes dark only when it is empty."""
+
+    share: float
+
+    def positions(self, size: int) -> tuple[int, ...]:
+        """The positions lit in a bar of ``size`` pixels."""
+        # Rounded first, so a share of exactly k/size lights k pixels, not k + 1.
+        return tuple(range(min(size, math.ceil(round(self.share * size, 9)))))
+
+
+@dataclass(frozen=True, slots=True)
 class Mark:
     """Light ``where`` of ``target`` in palette colour ``colour`` with ``pattern``, at the
     style's dim level when ``dim``."""
 
     target: Target
-    where: Span | Gauge
+    where: Span | Gauge | Fill
     colour: str
     pattern: Pattern = STEADY
     dim: bool = False

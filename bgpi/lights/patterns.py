@@ -62,6 +62,7 @@ DAH_DAH: Final = Pattern("dah-dah", "11011000")
 LONG_DIT: Final = Pattern("long-dit", "11111010")
 DIT_GAP_DIT: Final = Pattern("dit-gap-dit", "10010000")
 DAH_DIT_DIT: Final = Pattern("dah-dit-dit", "11101010")
+DIT_DIT_DAH: Final = Pattern("dit-dit-dah", "10101110")
 CHASE: Final = Pattern("chase", "11001100", alternate=True)
 
 PATTERNS: Final = (
@@ -79,5 +80,6 @@ PATTERNS: Final = (
     LONG_DIT,
     DIT_GAP_DIT,
     DAH_DIT_DIT,
+    DIT_DIT_DAH,
     CHASE,
 )

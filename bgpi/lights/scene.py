@@ -45,6 +45,7 @@ class Meaning(StrEnum):
     RESIGN = "resign"
     ACCEPT = "accept"
     DECLINE = "decline"
+    CLAIM = "claim"  # the match by forfeit, from a silent remote board
 
 
 class Alert(StrEnum):
@@ -56,9 +57,27 @@ class Alert(StrEnum):
     GAME_OVER = "game over"
     MATCH_OVER = "match over"
     FAULT = "fault"
+    AGAIN = "roll again"  # a GoDice die came to rest cocked or moved: throw both again
 
 
 Prompt = tuple[Player, ButtonName, Meaning]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockBar:
+    """A player's clock as its bar of pixels shows it: ``left`` the share of a full bar (the
+    game's reserve, or the overtime once given; a move's limit under a per-move limit) still
+    left, from 0 to 1; ``delay`` while the running player's delay runs (the reserve not yet
+    touched); ``low`` in the running player's last minute."""
+
+    left: float
+    delay: bool = False
+    low: bool = False
+
+    def __post_init__(self) -> None:
+        left = self.left
+        if not isinstance(left, int | float) or isinstance(left, bool) or not 0 <= left <= 1:
+            raise SceneError(f"a clock bar's left {left!r} is not a share from 0 to 1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +113,14 @@ class Scene:
     winner: Player | None = None  # winner of the game / match when the alert says so
     resign: int = 0  # the level (1-3) the player on turn is choosing or offers to resign
     resign_offered: bool = False  # offered, not still being chosen
+    clocks: tuple[ClockBar | None, ClockBar | None] = (None, None)  # each player's, if clocked
 
     def __post_init__(self) -> None:
         _check_zones(self)
+        if len(self.clocks) != 2 or any(
+            bar is not None and not isinstance(bar, ClockBar) for bar in self.clocks
+        ):
+            raise SceneError(f"clocks {self.clocks!r} are not a ClockBar or None per player")
         _check_counts(self)
         for name in ("turn", "cube_owner", "winner"):
             _check_player(name, getattr(self, name))

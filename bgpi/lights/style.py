@@ -38,6 +38,8 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "cube": (255, 255, 255),
         "cube unavailable": (90, 90, 90),
         "score goal": (90, 90, 90),
+        # the clock's bar while a move's delay runs (the reserve is in the player's colour)
+        "clock delay": (0, 200, 60),
         # players: turn light, dice, score
         "white": (255, 190, 120),
         "black": (0, 90, 255),
@@ -56,12 +58,14 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "resign": (255, 255, 255),
         "accept": (0, 200, 60),
         "decline": (255, 0, 0),
+        "claim": (255, 100, 0),
         # alerts
         "wrong": (255, 0, 0),
         "no move": (255, 160, 0),
         "game over": (0, 200, 60),
         "match over": (255, 215, 0),
         "fault": (255, 0, 80),
+        "roll again": (255, 120, 0),
     }
 )
 """Every palette entry and its default. A config names only the entries it changes."""

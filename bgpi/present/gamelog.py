@@ -27,8 +27,10 @@ from bgpi.journal.records import (
     Record,
     ResignAnswered,
     ResignOffered,
+    Rethrown,
     Rolled,
     TakenBack,
+    Unfit,
 )
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, players
@@ -106,8 +108,8 @@ class GameLog:
             self._resign(record)
         elif isinstance(record, IllegalAccepted):
             self._illegal(record)
-        elif isinstance(record, FlagFell):
-            self._flag(record)
+        elif isinstance(record, FlagFell | Rethrown):
+            self._aside(record)
         elif isinstance(record, TakenBack):
             self._taken_back(record)
         # OpeningDie: the pair follows as OpeningRolled; Clocked: the clock shows it.
@@ -157,6 +159,18 @@ class GameLog:
         else:
             line = _("{name}'s time ran out: {other} wins the match on time")
         self._say(line.format(name=name, other=other), record.player, "end")
+
+    def _aside(self, record: FlagFell | Rethrown) -> None:
+        """What happened beside the moves: a flag that fell, a throw made again."""
+        if isinstance(record, FlagFell):
+            self._flag(record)
+            return
+        if record.why is Unfit.COCKED:
+            line = _("{name}'s die {die} came to rest cocked: roll again")
+        else:
+            line = _("{name}'s die {die} was moved as it came to rest: roll again")
+        name = self.names[record.player]
+        self._say(line.format(name=name, die=record.die), record.player, "roll")
 
     def _resign(self, record: ResignOffered | ResignAnswered) -> None:
         name = self.names[record.player]

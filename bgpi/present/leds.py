@@ -13,13 +13,13 @@ from typing import Final
 
 from bgpi.base.words import BAR_BLACK, BAR_WHITE, BLACK, WHITE, Player
 from bgpi.lights.scene import Alert, Prompt, Scene
+from bgpi.present.clockbar import with_clocks
 from bgpi.rules import OFF
 from bgpi.sensing.board import BoardDiff, check_board, observe, zone_of
 from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows, lit_move
-from bgpi.table.buttons import Hold
-from bgpi.table.core import GODICE_FAULT
+from bgpi.table.buttons import Hold, Intent
 from bgpi.table.options import LONGEST, Option, options_of, value_of
 from bgpi.table.phases import (
     Choosing,
@@ -35,10 +35,12 @@ from bgpi.table.phases import (
     Said,
     TakebackAsked,
 )
+from bgpi.table.thrown import GODICE_FAULT
 
 
-def scene_of(table: Table) -> Scene:
-    """The scene for the table as it stands."""
+def scene_of(table: Table, t: float | None = None) -> Scene:
+    """The scene for the table as it stands; at ``t`` (the table's time), with the clock's
+    bars (:mod:`bgpi.present.clockbar`)."""
     match = table.match
     common = Scene(
         turn=match.turn,
@@ -55,18 +57,21 @@ def scene_of(table: Table) -> Scene:
         prompts=prompts_of(table),
     )
     scene = SCENES[table.phase](table, common)
+    if t is not None:
+        scene = with_clocks(table, scene, t)
     # A backend down outranks everything else the board could say.
     down = any(source != GODICE_FAULT for source, _message in table.faults)
     return replace(scene, alert=Alert.FAULT) if down else scene
 
 
 def prompts_of(table: Table) -> tuple[Prompt, ...]:
-    """What each button does now, from the table of rows: the short press of each button
-    (a held meaning shows at the button only once it is the sole one)."""
+    """What each button does now, from the table of rows: the short press of each button,
+    and the forfeit claim (held, but the one thing a person can do about a silent board:
+    :mod:`bgpi.table.buttons`)."""
     return tuple(
         (player, row.button, row.meaning)
         for player, row in active_rows(table)
-        if row.hold is Hold.SHORT
+        if row.hold is Hold.SHORT or row.intent is Intent.CLAIM_FORFEIT
     )
 
 
@@ -107,11 +112,16 @@ def _before_roll(table: Table, scene: Scene) -> Scene:
 
 
 def _rolling(table: Table, scene: Scene) -> Scene:
-    """The dice on their way from the other board: what the phase before showed (a wrong
-    board, a lifted checker), with no button lit, for none decides anything now."""
+    """The dice on their way from the other board, or thrown by hand and read from the
+    GoDice: what the phase before showed (a wrong board, a lifted checker), with no button
+    lit, for none decides anything now; a throw that must be made again (a die cocked or
+    moved) blinks on the thrower's turn lights until a throw counts."""
     at = table.at
     assert isinstance(at, Rolling)
-    return _guidance(table, replace(scene, dice=(), dice_left=()))
+    scene = _guidance(table, replace(scene, dice=(), dice_left=()))
+    if at.again is None or scene.alert is not None:
+        return scene
+    return replace(scene, turn=at.player, alert=Alert.AGAIN)
 
 
 def _entering(table: Table, scene: Scene) -> Scene:
@@ -274,7 +284,7 @@ def _choosing(table: Table, scene: Scene) -> Scene:
     then in the order ROLL steps through them), both on a 25-pixel gauge."""
     at = table.at
     assert isinstance(at, Choosing)
-    value = value_of(at.draft, at.option, at.dice)
+    value = value_of(at.draft, at.option, at.dice, at.clock)
     if at.option is Option.LIMIT:
         value = value.bit_length() - 1
     number = options_of(at.draft).index(at.option) + 1

@@ -16,6 +16,7 @@ from bgpi.base.words import BAR_BLACK, BAR_WHITE, POINTS, TRAY_BLACK, TRAY_WHITE
 from bgpi.journal.records import ELECTRONIC, DiceSource, Seat
 from bgpi.lights.scene import Meaning
 from bgpi.rules import MatchRules
+from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
 from bgpi.rules.result import GameResult
 from bgpi.table.options import Option, value_of
 from bgpi.table.phases import Phase
@@ -59,6 +60,12 @@ REMOTE_DICE: Final = N_(
 )
 """Why a remote match refuses dice thrown by hand (the log and the page say it)."""
 
+NOBODY_DICE: Final = N_(
+    "Nobody sits at this board to throw dice by hand: with the engine or a remote board in"
+    " both seats, the board rolls."
+)
+"""Why a board with no person at it refuses dice thrown by hand (the page says it)."""
+
 SEATS: Final = {Seat.PERSON: N_("person"), Seat.ENGINE: N_("engine"), Seat.REMOTE: N_("remote")}
 
 LEVELS: Final = {
@@ -74,8 +81,18 @@ OPTIONS: Final = {
     Option.BEAVER: N_("beavers"),
     Option.AUTOMATIC: N_("automatic doubles"),
     Option.LIMIT: N_("cube limit"),
+    Option.CLOCK: N_("clock"),
     Option.DICE: N_("dice"),
 }
+
+CLOCK_MODES: Final = {
+    ClockMode.OFF: N_("off"),
+    ClockMode.USBGF: N_("U.S. rules, a {seconds}-second delay"),
+    ClockMode.BRONSTEIN: N_("Bronstein, a {seconds}-second delay"),
+    ClockMode.PER_MOVE: N_("{seconds} seconds a move"),
+}
+"""A match's clock as the page and the status line say it ("clock: U.S. rules, a
+12-second delay")."""
 
 MEANINGS: Final = {
     Meaning.ROLL: N_("roll"),
@@ -92,6 +109,7 @@ MEANINGS: Final = {
     Meaning.RESIGN: N_("resign"),
     Meaning.ACCEPT: N_("accept"),
     Meaning.DECLINE: N_("decline"),
+    Meaning.CLAIM: N_("claim"),
 }
 """The word beside a button on the page: short, as the LEDs' colours are."""
 
@@ -132,13 +150,20 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def option_words(draft: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> str:
+def option_words(
+    draft: MatchRules,
+    option: Option,
+    dice: DiceSource = ELECTRONIC,
+    clock: ClockRules = NO_CLOCK,
+) -> str:
     """An option's value as the page says it: the match's kind for the length, on or off
     for a rule, the number for automatic doubles and the cube limit, where the dice
-    (``dice``) come from."""
-    value = value_of(draft, option, dice)
+    (``dice``) come from, the ``clock`` and its delay or limit (and overtime, if any)."""
+    value = value_of(draft, option, dice, clock)
     if option is Option.DICE:
         return _(DICE_SOURCES[dice])
+    if option is Option.CLOCK:
+        return clock_words(clock)
     if option is Option.LENGTH:
         return match_words(value)
     if option in _NUMBERS:
@@ -146,13 +171,29 @@ def option_words(draft: MatchRules, option: Option, dice: DiceSource = ELECTRONI
     return _("on") if value else _("off")
 
 
-def option_phrase(draft: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> str:
+def clock_words(clock: ClockRules) -> str:
+    """A match's clock in words: ``off``, ``U.S. rules, a 12-second delay``, with the
+    overtime a fall gives once, if the rules give it."""
+    words = _(CLOCK_MODES[clock.mode]).format(seconds=f"{clock.per_move:g}")
+    if not clock.on or not clock.overtime:
+        return words
+    return _("{clock}, {seconds} seconds' overtime").format(
+        clock=words, seconds=f"{clock.overtime:g}"
+    )
+
+
+def option_phrase(
+    draft: MatchRules,
+    option: Option,
+    dice: DiceSource = ELECTRONIC,
+    clock: ClockRules = NO_CLOCK,
+) -> str:
     """The option shown and its value, as the status line names it: the length as the
     match's kind (``a 5-point match``, ``money play``), a rule or a number after its name
     (``Crawford rule on``, ``cube limit 64``)."""
     if option is Option.LENGTH:
         return match_words(draft.length)
-    value = option_words(draft, option, dice)
+    value = option_words(draft, option, dice, clock)
     return _("{option} {value}").format(option=_(OPTIONS[option]), value=value)
 
 

@@ -19,6 +19,7 @@ from typing import Final
 
 from bgpi.base.i18n import _, ngettext
 from bgpi.base.words import Player
+from bgpi.journal.records import DiceSource, Unfit
 from bgpi.lights.scene import Alert, Scene
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, SEATS, capitalized, either, option_phrase, players
@@ -39,9 +40,11 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused
-from bgpi.table.core import GODICE_FAULT
 from bgpi.table.phases import Choosing, Entering, TakebackAsked, TakingBack
 from bgpi.table.seats import computer_waits
+from bgpi.table.thrown import GODICE_FAULT
+
+CLAIM: Final = Intent.CLAIM_FORFEIT
 
 
 def status(table: Table, scene: Scene) -> str:
@@ -50,14 +53,18 @@ def status(table: Table, scene: Scene) -> str:
     that stopped answering."""
     lost = [message for source, message in table.faults if source == GODICE_FAULT]
     if lost and len(lost) == len(table.faults):  # GoDice only: entered dice meanwhile
+        rest = status(replace(table, faults=()), scene)
+        if table.dice is not DiceSource.GODICE:  # paired, but this match rolls otherwise
+            return rest
         line = _("{lost}: enter the dice with the buttons until it is back.")
-        return f"{line.format(lost=lost[0])} {status(replace(table, faults=()), scene)}"
-    if table.faults:
-        source, message = table.faults[0]
+        return f"{line.format(lost=lost[0])} {rest}"
+    if table.faults:  # a backend of the board's own (the GoDice pair's said above)
+        source, message = next(f for f in table.faults if f[0] != GODICE_FAULT)
         fault = _(
             "The {source} stopped answering ({message}): nothing is decided until they are back."
-        )
-        return fault.format(source=source, message=message)
+        ).format(source=source, message=message)
+        claims = [_(row.words) for _player, row in active_rows(table) if row.intent is CLAIM]
+        return f"{fault} {capitalized(claims[0])}." if claims else fault
     rows = active_rows(table)
     words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
     held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
@@ -107,9 +114,10 @@ def _waited(table: Table) -> Player | None:
     """The player whose seat, not a person here, the table waits for while no person's
     button does anything (a person's press, where there is one, is what the line says)."""
     asked = waiting(table)
-    # Asking to take back the play just made is an aside, said after the line: the seat is
-    # still the one the table waits for (the computer, which waits a moment for it).
-    pressing = [row for _player, row in active_rows(table) if row.intent is not Intent.ASK_TAKEBACK]
+    # A claim offered, or asking to take back the play just made, is said beside what the
+    # seat the table waits for may decide (the computer waits a moment for a takeback).
+    asides = (CLAIM, Intent.ASK_TAKEBACK)
+    pressing = [row for _player, row in active_rows(table) if row.intent not in asides]
     turn = table.match.turn
     if asked is None and computer_waits(table) and turn is not None and not pressing:
         return turn
@@ -148,6 +156,8 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Rolling)
     name = _names(table)[at.player]
+    if at.thrown:
+        return _thrown(at, name)
     if at.count == 1:
         return _(
             "{name} rolls the opening die: it is drawn with the other board, waiting for its half."
@@ -155,6 +165,23 @@ def _rolling(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return _("{name} rolls: the dice are drawn with the other board, waiting for its half.").format(
         name=name
     )
+
+
+def _thrown(at: Rolling, name: str) -> str:
+    """The throw of GoDice awaited, and why the last one must be made again (the sheets: a
+    die cocked is thrown again, both dice with it)."""
+    if at.count == 1:
+        line = _("{name} throws the opening die: it is read as it comes to rest.")
+    else:
+        line = _("{name} throws both dice: they are read as they come to rest.")
+    again = at.again
+    if again is None:
+        return line.format(name=name)
+    if again.why is Unfit.COCKED:
+        why = _("Die {die} came to rest cocked: roll again.")
+    else:
+        why = _("Die {die} was moved as it came to rest: roll again.")
+    return f"{why.format(die=again.die)} {line.format(name=name)}"
 
 
 def _entering(table: Table, scene: Scene, words: Sequence[str]) -> str:
@@ -278,7 +305,7 @@ def _taking_back(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
-    shown = option_phrase(at.draft, at.option, at.dice)
+    shown = option_phrase(at.draft, at.option, at.dice, at.clock)
     seat = _waited(table)
     if seat is not None:  # no person here: a seat starts the match as shown
         line = _("The next match: {option}. {name} {choices}.")

@@ -36,7 +36,7 @@ from bgpi.remote.wire import Action, Intent
 from bgpi.service.config import Config
 from bgpi.service.driver import Driver
 from bgpi.service.edge import table_event
-from bgpi.table import Chosen, Phase
+from bgpi.table import Chosen, Phase, Silence
 
 log = logging.getLogger("bgpi")
 SOURCE = "remote"  # the fault's source on the LEDs and the page
@@ -105,7 +105,9 @@ class PatientDice:
 class RemoteSeat:
     """The other seat of a remote match at one table (``driver``), on the table's thread.
     ``redo`` makes my seat's intent sent before a restart but not yet made (the page's
-    hands press its button; at a real board the person does it again)."""
+    hands press its button; at a real board the person does it again). Once the other
+    board owes a message and has said nothing for ``claim_after`` seconds, the person here
+    is offered the match by forfeit (a held ROLL claims it); None: never offered."""
 
     def __init__(
         self,
@@ -113,15 +115,20 @@ class RemoteSeat:
         driver: Driver,
         clock: Callable[[], float],
         redo: Callable[[Intent], None] | None = None,
+        *,
+        claim_after: float | None = None,
     ) -> None:
         self.link, self.side = link, link.session.side
         self.driver, self.clock, self.redo = driver, clock, redo
+        self.claim_after = claim_after
         self.handed: set[int] = set()  # the other seat's intents handed to the table
         self.paused: str | None = None
         self.over = False
         self.online = True
+        self.claimed = False  # a person here claimed the match: sent on the next poll
         self.step = Next(Todo.WAIT)
         driver.dice = ExchangedDice(link, driver.log, self.announce)
+        driver.claim = self._claimed
 
     def announce(self) -> None:
         """My seat's roll (or opening die): its intent goes out before its dice are drawn."""
@@ -221,19 +228,60 @@ class RemoteSeat:
             what = None if online else _("{broker} cannot be reached").format(broker=broker)
             self._fault(what)
         if self.paused is not None or not online or self.over:
+            self._offer(possible=False)  # a claim could not go out (or mean anything)
             return
         try:
+            if self.claimed:
+                self._claim()
             self.driver.collect(self.clock())  # the dice, once the other board's half is in
             self.follow()
+            self._offer()
         except MatchPausedError as exc:
             self.paused_by(exc)
-        except MatchForfeitedError:  # the other board claimed it while this one was away
+        except MatchForfeitedError:  # claimed here, or by the other board while this was away
             forfeit = self.link.session.forfeit
             assert forfeit is not None
             log.warning("%s", told(forfeit))
             settle(self.driver, forfeit, self.clock())
         # Done: a next match started at this board after this one is not the other board's.
         self.over = self.driver.table.phase is Phase.MATCH_OVER
+
+    # -- a forfeit claimed by the person here --------------------------------------------
+
+    def _offer(self, *, possible: bool = True) -> None:
+        """Offer the claim to the person here while the other board owes a message and has
+        been silent past ``claim_after`` (and take the offer back once it speaks, or once a
+        claim is not ``possible``: the broker gone, the match paused or over)."""
+        silent = self.claim_after is not None and self.link.silence() >= self.claim_after
+        owed = possible and silent and self.step.todo is Todo.WAIT
+        claimant = self.side if owed else None
+        if claimant != self.driver.table.claimant:
+            if claimant is not None:
+                log.warning(
+                    "%s said nothing for %d s while it owed a message: the match may be "
+                    "claimed by forfeit",
+                    side_name(self.side.other),
+                    round(self.link.silence()),
+                )
+            self.driver.dispatch(Silence(claimant, self.clock()))
+
+    def _claimed(self, player: Player) -> None:
+        """The driver's word that the person here claimed the match (on the loop's thread,
+        from inside its step): the claim goes out on the next :meth:`poll`."""
+        self.claimed = player == self.side
+
+    def _claim(self) -> None:
+        """Send the claim, unless the other board's message came first: then the offer is
+        gone and play goes on. ``MatchForfeitedError`` once the claim (or the other board's,
+        crossing it) settled the match."""
+        self.claimed = False
+        have = len(self.link.session.received)
+        self.link.pump(0)
+        if len(self.link.session.received) > have:
+            log.info("%s spoke before the claim went out: play goes on", side_name(self.side.other))
+            return
+        self.link.claim()
+        self.link.check()
 
     def status(self) -> RemoteStatus:
         code, side = self.link.pairing.code, self.side

@@ -46,7 +46,7 @@ class RemoteSimSession(SimSession):
     ) -> None:
         super().__init__(sim, ledmap, style, sound=sound)
         self.link, self.side = link, link.session.side
-        self.seat = RemoteSeat(link, sim.driver, sim.clock, self._redo)
+        self.seat = RemoteSeat(link, sim.driver, sim.clock, self._redo, claim_after=link.patience)
         self.seat.be_patient()  # the page goes on while the dice are drawn with the other board
         self._status: RemoteStatus | None = None
 

@@ -43,7 +43,8 @@ def remote_game(config: Config, args: argparse.Namespace) -> RemoteGame:
         raise ValueError("--remote needs the match code: --match CODE or [remote] match")
     side = side_of(args.side or config.remote.side)
     seed = args.seed if args.seed is not None else 0
-    return RemoteGame(broker_of(config, args.remote), Pairing(code), side, seed, args.patience)
+    patience = args.patience if args.patience is not None else config.remote.patience
+    return RemoteGame(broker_of(config, args.remote), Pairing(code), side, seed, patience)
 
 
 def remote_demo(game: RemoteGame, match: MatchStarted, args: argparse.Namespace) -> int:

@@ -58,6 +58,7 @@ class Link:
         self._mine = self.pairing.topic(session.side)
         self._theirs = self.pairing.topic(session.peer)
         self._heard = self._nudged = time.monotonic()
+        self._spoke = self._heard  # the silence a claim names: never started over by hand
         self._budget = ResendBudget()
         self._notes = QuietLog(log)
         self.on_accept: Callable[[Body], None] | None = None
@@ -71,7 +72,8 @@ class Link:
         raw = self.session.send(body)
         self.messages.sync(self.session)
         self.transport.publish(self._mine, raw)
-        self._heard = time.monotonic()  # the other board may now think before it answers
+        # The other board may now think before it answers.
+        self._heard = self._spoke = time.monotonic()
 
     def flush(self) -> None:
         """Send whatever the session owes the other board."""
@@ -109,13 +111,18 @@ class Link:
         """Start the patience over (a board that waits for as long as it takes)."""
         self._heard = time.monotonic()
 
+    def silence(self) -> float:
+        """Seconds since the match last moved between the boards (a message of the other
+        board's taken, or mine sent), whatever the patience was started over since."""
+        return time.monotonic() - self._spoke
+
     def _take(self, inbound: Inbound) -> None:
         if inbound.note is not None and not inbound.duplicate:
             self._notes.warning(inbound.note)
         self.messages.sync(self.session)
         now = time.monotonic()
         if inbound.accepted:  # the match moved on: junk, a replay or a hello does not count
-            self._heard = now
+            self._heard = self._spoke = now
         for seq in self._budget.allow(inbound.resend, now):
             self.transport.publish(self._mine, self.session.sent[seq - 1])
         if (inbound.hello or inbound.ask) and self._budget.answer(now):
@@ -137,7 +144,7 @@ class Link:
     def claim(self) -> None:
         """Claim the match by forfeit (the other board owes a message and said nothing past
         :attr:`patience`): journaled, published, and the match is over here."""
-        silent = round(time.monotonic() - self._heard)
+        silent = round(self.silence())
         self.send(Claim(len(self.session.received), silent))
         self.transport.flush()
 

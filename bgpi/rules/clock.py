@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final
 
+from bgpi.base.words import Player
 from bgpi.rules.errors import InvalidMatchError
 
 
@@ -86,7 +87,7 @@ class Clock:
 
     rules: ClockRules
     reserve: tuple[float, float] = (0.0, 0.0)
-    running: int | None = None
+    running: Player | None = None
     since: float | None = None
     overtime_given: tuple[bool, bool] = (False, False)
     carried: float = 0.0
@@ -115,13 +116,13 @@ class Clock:
             return used
         return max(0.0, used - self.rules.per_move)
 
-    def left(self, player: int, t: float) -> float:
+    def left(self, player: Player, t: float) -> float:
         """``player``'s reserve as the clock shows it at ``t`` (below 0: the flag fell)."""
         if player != self.running:
             return self.reserve[player]
         return self.reserve[player] - self._charge(t)
 
-    def fallen(self, t: float) -> int | None:
+    def fallen(self, t: float) -> Player | None:
         """The player whose time has run out at ``t``, if any."""
         if self.running is None or self.left(self.running, t) >= 0:
             return None
@@ -137,7 +138,7 @@ class Clock:
             return start + reserve
         return start + self.rules.per_move + reserve
 
-    def hit(self, t: float, to: int | None) -> Clock:
+    def hit(self, t: float, to: Player | None) -> Clock:
         """The running player's press at ``t``: their move's time charged (a Bronstein delay
         given back), and ``to``'s clock started (None: both stopped)."""
         reserve = list(self.reserve)
@@ -153,7 +154,7 @@ class Clock:
             carried=0.0,
         )
 
-    def give_overtime(self, player: int, t: float) -> Clock:
+    def give_overtime(self, player: Player, t: float) -> Clock:
         """``player``'s flag fell and the rules give overtime: once, as a new reserve, and
         their move starts again at ``t``."""
         reserve = list(self.reserve)
@@ -174,7 +175,7 @@ class Clock:
             return replace(self, since=t)
         return self
 
-    def resumed(self, reserve: tuple[float, float], running: int | None, used: float) -> Clock:
+    def resumed(self, reserve: tuple[float, float], running: Player | None, used: float) -> Clock:
         """The clock as the journal last left it: the reserves, whose clock ran and how long
         that move had run; it runs again from the next event, so a power cut neither adds
         nor takes any time."""

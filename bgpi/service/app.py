@@ -32,6 +32,7 @@ from bgpi.base.words import PLAYERS, Player
 from bgpi.hal import open_buttons, open_buzzer, open_pixels, open_sensors
 from bgpi.hal.api import Buttons, Buzzer, Dice, Event, Pixels, Sensors
 from bgpi.hal.dice import SystemDice
+from bgpi.hal.errors import INSTALL, BackendUnavailableError
 from bgpi.hal.registry import Kind, Settings, backend
 from bgpi.journal.records import GameEnded, MatchStarted, Seat
 from bgpi.journal.store import JOURNAL_NAME, Check, Journal, JournalError
@@ -85,6 +86,15 @@ class Hardware:
     pixels: Pixels
     dice: Dice
     buzzer: Buzzer | None = None  # [sound] enabled with a buzzer_pin
+    godice: Heard | None = None  # the GoDice pair ([dice] first, second), read on its thread
+
+
+class Heard(Protocol):
+    """A backend that tells what it hears to the loop's queue once started (the GoDice link)."""
+
+    def start(self, emit: Callable[[Event], None]) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def open_hardware(config: Config, stack: ExitStack) -> Hardware:
@@ -99,7 +109,25 @@ def open_hardware(config: Config, stack: ExitStack) -> Hardware:
     buzzer = open_board_buzzer(config)
     if buzzer is not None:
         stack.callback(buzzer.close)
-    return Hardware(sensors, buttons, pixels, SystemDice(), buzzer)
+    godice = open_godice(config)
+    if godice is not None:
+        stack.callback(godice.close)
+    return Hardware(sensors, buttons, pixels, SystemDice(), buzzer, godice)
+
+
+def open_godice(config: Config) -> Heard | None:
+    """The GoDice pair's link if ``[dice]`` pairs two dice (``bgpi dice pair``); bleak and
+    godice only then (the pi extra)."""
+    addresses = config.dice.paired
+    if addresses is None:
+        return None
+    try:
+        from bgpi.hal.godicelink import open_link  # noqa: PLC0415 (the radio's libraries)
+    except ImportError as exc:
+        raise BackendUnavailableError(
+            f"[dice] pairs GoDice, but {exc.name} is not installed: {INSTALL}"
+        ) from None
+    return open_link(addresses, time.monotonic)
 
 
 def open_board_buzzer(config: Config) -> Buzzer | None:
@@ -156,6 +184,7 @@ def table_config(config: Config) -> TableConfig:
         next_match=config.match_record().rules(),
         next_clock=config.clock.rules(),
         hints=config.seats.hints,
+        godice=config.dice.paired is not None,
     )
 
 
@@ -252,6 +281,8 @@ class App:
                 self.hands.start(self.driver, journal, self.stop)
             hardware.sensors.start(self.events.put)
             hardware.buttons.start(self.events.put)
+            if hardware.godice is not None:
+                hardware.godice.start(self.events.put)
             # In the players' names, as `systemctl status bgpi` shows it to whoever looks.
             where = f"{'; '.join(match_text(table.match, table.names))}; {table.phase.value}"
             log.info("ready: %s", where)
@@ -340,7 +371,9 @@ class App:
             return
         from bgpi.remote.board import RemoteSeat  # noqa: PLC0415
 
-        self.remote = RemoteSeat(link, driver, time.monotonic)
+        self.remote = RemoteSeat(
+            link, driver, time.monotonic, claim_after=self.config.remote.patience
+        )
         self.remote.be_patient()
 
     def remote_status(self) -> RemoteStatus | None:

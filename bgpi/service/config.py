@@ -27,12 +27,14 @@ Sections and keys (defaults in brackets)::
                automatic_doubles [0], cube_limit [64]
     [clock]    mode ["off"] (off | usbgf | bronstein | per-move), per_move_s [12] (the
                delay, or the per-move limit), overtime_s [0] (given once when a flag falls;
-               0: a fall loses the match): the match's clock
+               0: a fall loses the match): the match's clock (also chosen at the board)
     [players]  white ["White"], black ["Black"], site ["bgpi"] (the .mat's [Site] line)
-    [dice]     source ["electronic"] (electronic | entered): the board rolls, or the players
-               throw their own dice and enter them (buttons, phone); the players may choose
-               again between matches (a remote match always rolls the boards' commit-reveal
-               dice); godice is not wired in yet
+    [dice]     source ["electronic"] (electronic | entered | godice): the board rolls, or the
+               players throw their own dice and enter them (buttons, phone) or throw two
+               GoDice the board reads; the players may choose again between matches (a remote
+               match always rolls the boards' commit-reveal dice; a board with no person at
+               it, the board's dice); first [""], second [""]: the GoDice pair's Bluetooth
+               addresses (AA:BB:CC:DD:EE:FF), which `bgpi dice pair` writes; godice needs them
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
                analyse [true]: gnubg rates each game as it ends (where it is installed);
@@ -49,7 +51,9 @@ Sections and keys (defaults in brackets)::
                else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
-               club [""] (publish finished matches' results there): see docs/remote.md
+               club [""] (publish finished matches' results there), patience [300] (seconds
+               the other board may owe a message in silence before the match is offered
+               here as won by forfeit): see docs/remote.md
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from __future__ import annotations
 import enum
 import ipaddress
 import os
+import re
 import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
@@ -151,15 +156,48 @@ class RulesConfig:
     demand_correction: bool = False  # never let an illegal play be accepted (beginners)
 
 
+ADDRESS: Final = re.compile(r"[0-9A-F]{2}(:[0-9A-F]{2}){5}")
+"""A Bluetooth device address as BlueZ writes it (the Pi's bleak): six pairs of hex digits."""
+
+
 @dataclass(frozen=True, slots=True)
 class DiceConfig:
-    """Where the dice come from, until the players choose otherwise at the board."""
+    """Where the dice come from, until the players choose otherwise at the board; the GoDice
+    pair's addresses (die 1 and die 2, as ``bgpi dice pair`` wrote them)."""
 
     source: DiceSource = ELECTRONIC
+    first: str = ""
+    second: str = ""
 
-    def __post_init__(self) -> None:
-        if self.source is DiceSource.GODICE:  # read (bgpi.hal.godice), not yet wired in
-            raise ValueError(_("godice dice are not read by the board yet: electronic or entered"))
+    @property
+    def paired(self) -> tuple[str, str] | None:
+        """The pair's addresses, if both are given."""
+        return (self.first, self.second) if self.first and self.second else None
+
+
+def _check_dice(source: str, dice: DiceConfig, seats: SeatsConfig) -> None:
+    """Refuse dice the board cannot read: a GoDice address that is none, the same die twice,
+    GoDice not paired; and dice thrown by hand where nobody sits to throw them."""
+    for key in ("first", "second"):
+        address = getattr(dice, key)
+        if address and not ADDRESS.fullmatch(address.upper()):
+            why = _(
+                "{value} is not a Bluetooth address: six pairs of hex digits, AA:BB:CC:DD:EE:FF"
+                " (bgpi dice pair writes them)"
+            )
+            raise ConfigError(source, f"dice.{key}", why.format(value=_SHORT.repr(address)))
+    if dice.first and dice.first.upper() == dice.second.upper():
+        raise ConfigError(source, "dice.second", _("is the same die as dice.first"))
+    if dice.source is DiceSource.GODICE and dice.paired is None:
+        why = _("godice needs the two dice paired to the board: run bgpi dice pair")
+        raise ConfigError(source, "dice.source", why)
+    if dice.source.physical and "person" not in (seats.white, seats.black):
+        why = _(
+            "{source} dice are thrown by hand, but nobody sits at this board to throw them"
+            " (seats.white and seats.black are both the engine): electronic, or a person"
+            " in a seat"
+        )
+        raise ConfigError(source, "dice.source", why.format(source=dice.source.value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +313,10 @@ class RemoteConfig:
     match: str = ""
     side: str = "white"
     club: str = ""
+    # Seconds the other board may owe a message (its reveal, its decision) and say nothing
+    # before the person here is offered the match by forfeit; a person thinking long at the
+    # other board is silent too, so the default is generous: the offer is only an offer.
+    patience: float = 300.0
 
 
 class Network(enum.IntEnum):
@@ -401,6 +443,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("seats", "timeout_s"): (1, 3600),
     ("clock", "per_move_s"): (0, 3600),
     ("clock", "overtime_s"): (0, 36000),
+    ("remote", "patience"): (5, 86400),  # above the 4 s in which a silence shows as a fault
 }
 _SECTIONS: dict[str, type[Any]] = {
     "sensors": SensorsConfig,
@@ -488,6 +531,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     wiring = _wiring(source, sections["sensors"], data.get("sensors", {}))
     config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
     _guard(source, "rules", config.match_record)
+    _check_dice(source, config.dice, config.seats)
     _check_remote(source, config.remote)
     return config
 

@@ -16,12 +16,13 @@ from typing import Protocol
 
 from bgpi.base.geometry import Geometry
 from bgpi.base.i18n import _
-from bgpi.base.words import RGB
+from bgpi.base.words import RGB, Player
 from bgpi.hal.api import Dice, Pixels
 from bgpi.journal.records import MatchStarted, Record
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, next_change, render
 from bgpi.lights.scene import Scene
+from bgpi.present.clockbar import CLOCKS, next_bar_change
 from bgpi.present.cues import Cue, step_cues
 from bgpi.present.leds import scene_of
 from bgpi.sensing.mistakes import mistake_words
@@ -109,6 +110,9 @@ class Driver:
     heard: tuple[tuple[int, Cue], ...] = ()
     # Told when a person here asks for a hint; the answer comes back as an event (Hinted).
     hint: Callable[[HintRequest], None] | None = None
+    # Told when a person here claims the match by forfeit from a silent remote board; the
+    # claim is sent and settled on the loop (bgpi.remote.board), never from inside claim.
+    claim: Callable[[Player], None] | None = None
     # Dice that come later, if set (instead of ``dice``); ``drawing`` the request waiting.
     drawn: DrawnDice | None = None
     drawing: DiceRequest | None = None
@@ -147,7 +151,8 @@ class Driver:
 
     def _tell(self, before: Table, step: Step, event: Event) -> None:
         """What the step says to whoever listens: its cues, a refusal or a new mistake (in the
-        log), the decision asked of a seat, a hint asked for, and a hint that came."""
+        log), the decision asked of a seat, a hint asked for, a hint that came, and a forfeit
+        claimed."""
         self._cues(step_cues(before, step))
         if step.refused is not None:
             log.warning("refused: %s", step.refused)
@@ -159,6 +164,8 @@ class Driver:
             self.ask(step.request)
         if step.hint is not None and self.hint is not None:
             self.hint(step.hint)
+        if step.claim is not None and self.claim is not None:
+            self.claim(step.claim)
         if isinstance(event, Hinted) and self.table.hint is event:
             name = self.table.names[event.player]
             log.info("%s", _("hint for {name}: {hint}").format(name=name, hint=event.words()))
@@ -214,6 +221,15 @@ class Driver:
     def scene(self) -> Scene:
         return scene_of(self.table)
 
+    def scene_at(self, now: float) -> Scene:
+        """The scene the strip shows at ``now``: with the clock's bars, as they stand then."""
+        return scene_of(self.table, now)
+
+    def _bar_change(self, now: float) -> float | None:
+        """When the running clock's bar next changes on this strip, if it does."""
+        pixels = (len(self.ledmap.pixels(CLOCKS[0])), len(self.ledmap.pixels(CLOCKS[1])))
+        return next_bar_change(self.table, now, pixels)
+
     def _render(self, now: float, *, changed: bool) -> None:
         """Compose a frame when what it shows changed or a light is due to blink; write the
         pixels only when the frame changed. Most table changes (every raw switch change, a
@@ -222,13 +238,13 @@ class Driver:
         due = self._due is not None and now >= self._due
         if self.frame is not None and not due and not changed:
             return
-        scene = self.scene
+        scene = self.scene_at(now)
         if self.frame is not None and not due and scene == self._scene:
             return
         frame = render(scene, self.ledmap, self.style, now)
         self.frames_composed += 1
         self._scene = scene
-        self._due = next_change(scene, self.style, now)
+        self._due = _first(next_change(scene, self.style, now), self._bar_change(now))
         if frame != self.frame:
             self.pixels.show(frame)
             self.frame = frame
@@ -238,7 +254,12 @@ class Driver:
         """When the table next needs a tick: the settle filter's deadline, a blink, or the
         running flag's fall."""
         clock = self.table.clock
-        times = [self.table.settle.deadline(), next_change(self.scene, self.style, now)]
+        times = [self.table.settle.deadline(), next_change(self.scene_at(now), self.style, now)]
         times.append(None if clock is None else clock.deadline())
-        due = [t for t in times if t is not None]
-        return min(due) if due else None
+        return _first(*times, self._bar_change(now))
+
+
+def _first(*times: float | None) -> float | None:
+    """The earliest of ``times`` that is set, if any."""
+    due = [t for t in times if t is not None]
+    return min(due) if due else None

@@ -25,6 +25,7 @@ from bgpi.engine.race import lost
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.simple import worth
 from bgpi.journal.records import (
+    DiceSource,
     GameStarted,
     MatchStarted,
     Played,
@@ -158,10 +159,12 @@ def play_match(
         raise ValueError(
             resumed.format(white=white, black=black, new_white=seats[0], new_black=seats[1])
         )
+    godice = isinstance(first, MatchStarted) and first.dice is DiceSource.GODICE
+    options = SimOptions(seed=seed, godice=godice)
     if isinstance(match, MatchStarted):  # chosen at the board, as players there always do
-        sim = SimTable(Fresh(match), options=SimOptions(seed=seed), journal=journal)
+        sim = SimTable(Fresh(match), options=options, journal=journal)
     else:
-        sim = SimTable(match, options=SimOptions(seed=seed), journal=journal)
+        sim = SimTable(match, options=options, journal=journal)
     sim.seats = {n: p for n, p in zip(PLAYERS, players, strict=True) if isinstance(p, EngineSeat)}
     printer = Printer(sim.table, sim.driver.log, say)
     for _action in range(MAX_ACTIONS):
@@ -196,6 +199,8 @@ def act(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: Say 
         _start_match(sim, say)
     elif phase is Phase.ENTERING:
         sim.enter(sim.throw())  # dice thrown by hand (from the seed), entered with the buttons
+    elif phase is Phase.ROLLING and sim.godice is not None:
+        sim.throw_godice(rng)  # GoDice thrown by hand, read as they come to rest
     elif phase is Phase.OPENING:
         for colour in PLAYERS:
             if sim.table.opening[colour] is None and colour not in sim.seats:

@@ -10,9 +10,11 @@ and read the state and the pixel frame.
 from __future__ import annotations
 
 import queue
+import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bgpi.base.geometry import Geometry
 from bgpi.base.words import BLACK, CUBE, RGB, ROLL, WHITE, ButtonName, Player
@@ -47,6 +49,9 @@ from bgpi.table.buttons import enterer
 from bgpi.table.errors import TableError
 from bgpi.table.seats import SeatAnswer, answered
 
+if TYPE_CHECKING:
+    from bgpi.sim.godice import SimGoDice
+
 TICK = 0.005  # the harness's time step: finer than the settle time
 
 SimSeat = Callable[[DecisionRequest, Table], SeatAnswer | None]
@@ -70,6 +75,7 @@ class SimOptions:
     long_press: float = LONG_PRESS
     accept_illegal: bool = True
     hints: frozenset[Player] = frozenset()  # the players who may ask for a hint
+    godice: bool = False  # a simulated GoDice pair is paired to the board (bgpi.sim.godice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +114,7 @@ class SimTable:
             else list(records)
         )
         self.geometry = geometry or Geometry.default()
+        self.seed = options.seed
         self.clock = ManualClock()
         self.board = SimBoard(
             self.geometry,
@@ -122,6 +129,12 @@ class SimTable:
         self.pixels = SimPixels(ledmap.length)
         self.journal = journal if journal is not None else MemoryJournal()
         self._events: deque[Event] = deque()
+        # The simulated GoDice pair, on the link's own loop: its words join the board's.
+        self.godice: SimGoDice | None = None
+        if options.godice:
+            from bgpi.sim.godice import SimGoDice  # noqa: PLC0415 (the godice library)
+
+            self.godice = SimGoDice(self.clock, self._events.append)
         self.seats: dict[Player, SimSeat] = {}
         self.advise: Advise | None = None  # who answers a hint asked for here
         self._hint_asks: deque[HintRequest] = deque()
@@ -137,6 +150,7 @@ class SimTable:
             options.long_press,
             options.accept_illegal,
             hints=options.hints,
+            godice=options.godice,
         )
         if isinstance(records, Fresh):
             table = Table.choose(config, records.defaults)
@@ -281,6 +295,27 @@ class SimTable:
             raise TableError(f"no dice are thrown in phase {self.phase.value}")
         dice = self.driver.dice
         return dice.roll() if at.count == 2 else (dice.die(),)
+
+    def throw_godice(self, rng: random.Random | None = None) -> bool:
+        """If the table waits for a throw of the GoDice, the hands throw them (the seeded
+        dice; now and then a die lands cocked or moved, from ``rng``, by default from the
+        seed and the records so far) and let them come to rest; whether they threw."""
+        if self.godice is None:
+            return False
+        rng = rng or random.Random(f"{self.seed}:{len(self.driver.log)}")
+        from bgpi.sim.godice import THROW_TIME, throw_asked  # noqa: PLC0415
+
+        dice = self.driver.dice
+        seeded = lambda count: dice.roll() if count == 2 else (dice.die(),)  # noqa: E731
+        if not throw_asked(self.godice, self.table, seeded, rng):
+            return False
+        self.advance(THROW_TIME)
+        return True
+
+    def close(self) -> None:
+        """Let the simulated GoDice go (their loop's thread); closing twice is harmless."""
+        if self.godice is not None:
+            self.godice.close()
 
     # -- hands, in the mover's numbering ------------------------------------------------
 

@@ -101,7 +101,17 @@ choosing   either    CUBE   short the option's next value    choosing
 choosing   either    ROLL   short the next option            choosing
 choosing   either    ROLL   held  start the match chosen     setup,        (opening: as next
                                                              opening       game)
+(waiting)  claimant  ROLL   held  claim the match by         (the same)    a remote board owes
+                                  forfeit                                  a message, silent
+                                                                           past the patience
 ========== ========= ====== ===== ========================== ============= =====================
+
+*(waiting)* is each phase a remote board can owe a message in (:data:`CLAIMABLE`); the
+*claimant* is the seat here the table offers the claim to (:attr:`Table.claimant
+<bgpi.table.core.Table.claimant>`). The press only asks: the shell sends the claim, and the
+match ends once it is settled (:mod:`bgpi.remote.forfeit`), or play goes on if the other
+board's message came first. Its light shows although it is held: a silent board is shown as a
+fault, and the claim is the one thing a person here can do about it.
 """
 
 from __future__ import annotations
@@ -172,6 +182,7 @@ class Intent(Enum):
     ASK_TAKEBACK = "ask to take back the play"
     ACCEPT_TAKEBACK = "let the play be taken back"
     REFUSE_TAKEBACK = "refuse the takeback"
+    CLAIM_FORFEIT = "claim the match by forfeit"
 
 
 SEAT_WORDS: Final = {
@@ -337,6 +348,10 @@ def enterer(table: Table) -> Player | None:
     return roller
 
 
+def _may_claim(table: Table, player: Player) -> bool:
+    return table.claimant == player and _against_remote(table, player)
+
+
 def _first_of_two(table: Table, player: Player) -> bool:
     at = table.at
     return isinstance(at, Entering) and at.count == 2 and not at.entered
@@ -358,6 +373,9 @@ OVER: Final = (P.GAME_OVER, P.MATCH_OVER)
 TURN: Final = (P.BEFORE_ROLL, P.MOVING)
 NEW_GAME: Final = (P.SETUP, P.OPENING)
 ROLLED: Final = (P.MOVING, P.ENTERING)  # the dice rolled, or (thrown by hand) being entered
+# Where a remote board can owe a message: its opening die, its roll or the dice being drawn
+# (its reveal), its play, its answer to a double or a resignation (bgpi.remote.turns).
+CLAIMABLE: Final = (P.OPENING, P.BEFORE_ROLL, P.ROLLING, P.MOVING, P.DOUBLED, P.RESIGN_OFFERED)
 
 ROWS: Final = (
     Row(P.OPENING, Who.EITHER, ROLL, S, Intent.OPENING_ROLL, (P.OPENING, *ROLLED),
@@ -440,6 +458,11 @@ ROWS: Final = (
         Meaning.NEXT, N_("ROLL goes to the next option")),
     Row(P.CHOOSING, Who.EITHER, ROLL, H, Intent.START_MATCH, NEW_GAME,
         Meaning.NEW_GAME, N_("hold ROLL to start the match")),
+    *(
+        Row(phase, Who.EITHER, ROLL, H, Intent.CLAIM_FORFEIT, (phase,),
+            Meaning.CLAIM, N_("hold ROLL to claim the match by forfeit"), _may_claim)
+        for phase in CLAIMABLE
+    ),
 )  # fmt: skip
 
 

@@ -54,10 +54,12 @@ from bgpi.table.events import (
     DiceDrawing,
     DiceRequest,
     DiceRolled,
+    DieRested,
     Event,
     Fault,
     Press,
     Seen,
+    Silence,
     Step,
     TableConfig,
     Tick,
@@ -82,6 +84,7 @@ from bgpi.table.phases import (
 )
 from bgpi.table.replay import applied, replayed
 from bgpi.table.seats import Chosen, Decided, computer_waits, waiting
+from bgpi.table.thrown import after_fault, godice_down, rested, waiting_throw
 from bgpi.table.timing import timed
 
 
@@ -115,6 +118,9 @@ class Table:
     hint: Hinted | None = None  # the engine's hint a person asked for, while its moment lasts
     clock: Clock | None = None  # a match played on the clock (bgpi.table.timing)
     dice: DiceSource = ELECTRONIC  # the match's: where its dice come from
+    # The seat here that may claim the match by forfeit: a remote board that owes a message
+    # said nothing past the patience (not journaled: the silence is measured again).
+    claimant: Player | None = None
 
     # -- building ---------------------------------------------------------------------------
 
@@ -228,14 +234,23 @@ class Table:
             return self._seen(event)
         if isinstance(event, DiceRolled | DiceDrawing):
             return self._dice_event(event)
-        if isinstance(event, Fault):
-            faults = tuple(f for f in self.faults if f[0] != event.source)
-            if event.message is not None:
-                faults += ((event.source, event.message),)
-            return Step(replace(self, faults=faults))
+        if isinstance(event, DieRested):
+            return rested(self, event)
+        if isinstance(event, Fault | Silence):
+            return Step(self._outside(event))
         if isinstance(event, Press):
             return self._button(event)
         return self._answered(event)
+
+    def _outside(self, event: Fault | Silence) -> Table:
+        """The shell's word of what is outside the board: a backend down (or back), a
+        remote board silent past the patience (or speaking again)."""
+        if isinstance(event, Silence):
+            return replace(self, claimant=event.player)
+        faults = tuple(f for f in self.faults if f[0] != event.source)
+        if event.message is not None:
+            faults += ((event.source, event.message),)
+        return after_fault(replace(self, faults=faults))
 
     def _answered(self, event: Decided | Chosen | Hinted) -> Step:
         """An answer from off the shell's loop: a seat's decision or play, or a hint."""
@@ -327,16 +342,19 @@ class Table:
     def entered_dice(self) -> bool:
         """Whether a roll now is thrown by hand and entered here: the match's dice are
         entered, or its GoDice are down (a die gone or its battery low) until they are back."""
-        godice_down = any(source == GODICE_FAULT for source, _message in self.faults)
-        return self.dice is DiceSource.ENTERED or (self.dice is DiceSource.GODICE and godice_down)
+        down = godice_down(self)
+        return self.dice is DiceSource.ENTERED or (self.dice is DiceSource.GODICE and down)
 
     def roll_for(self, player: Player, count: int, step: Step | None = None) -> Step:
         """``step`` (default: none yet) with the dice ``player`` rolls now (``count``: one in
-        the opening roll): asked of the shell, or, thrown by hand, entered here."""
+        the opening roll): asked of the shell, or, thrown by hand, entered here or read from
+        the GoDice as they come to rest."""
         step = step or Step(self)
         table, at = step.table, step.table.at
         if table.entered_dice and isinstance(at, Opening | BeforeRoll):
             return replace(step, table=replace(table, at=Entering(player, count, at)))
+        if table.dice is DiceSource.GODICE and isinstance(at, Opening | BeforeRoll):
+            return replace(step, table=replace(table, at=waiting_throw(player, count, at)))
         return replace(step, dice=DiceRequest(player, count))
 
     def _dice_event(self, event: DiceRolled | DiceDrawing) -> Step:
@@ -348,6 +366,8 @@ class Table:
             ):
                 # Entered on a phone as the buttons entered them: the board's came first.
                 return Step(self, refused="the dice entered on the page are not the roll entered")
+            if isinstance(at, Rolling) and at.thrown and event.source is not DiceSource.GODICE:
+                return Step(self, refused="the dice are read from the GoDice as they come to rest")
             return self.rolled(event.player, event.dice, event.source)
         at = self.at  # the dice asked for come later, drawn with another board
         if not isinstance(at, Opening | BeforeRoll):
@@ -455,10 +475,6 @@ class Table:
     def board_ok(self) -> bool:
         diff = self.board_diff()
         return diff is not None and diff.ok
-
-
-GODICE_FAULT = "godice"
-"""The source of a GoDice pair's fault (a die disconnected, or its battery low)."""
 
 
 def _forget_stale_hint(step: Step) -> Step:

@@ -10,6 +10,7 @@ from bgpi.journal.records import ELECTRONIC, DiceSource, Record
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import ClockRules
 from bgpi.sensing.board import Observation
+from bgpi.sensing.godice import Rest
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.table.hints import Hinted, HintRequest
 from bgpi.table.phases import TAKEBACK_WAIT
@@ -77,6 +78,18 @@ class DiceDrawing:
 
 
 @dataclass(frozen=True, slots=True)
+class DieRested:
+    """A GoDice die (``die``: 0 or 1, as the pair was paired) said how it moves or rests:
+    rolling, or at rest showing ``value`` (:class:`~bgpi.sensing.godice.Rest`). The table
+    judges the throw while it waits for one (:mod:`bgpi.table.thrown`)."""
+
+    die: int
+    rest: Rest
+    value: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
 class Fault:
     """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
 
@@ -85,7 +98,31 @@ class Fault:
     t: float
 
 
-Event = Seen | Tick | Press | DiceRolled | DiceDrawing | Fault | Decided | Chosen | Hinted
+@dataclass(frozen=True, slots=True)
+class Silence:
+    """A remote board owes a message (its reveal, or its seat's decision) and has said
+    nothing past the patience: ``player``, the seat here, may claim the match by forfeit;
+    with ``player`` None it spoke again and the offer is gone. The shell measures the
+    silence (:mod:`bgpi.remote.board`); the claim itself is its message too
+    (:attr:`Step.claim`)."""
+
+    player: Player | None
+    t: float
+
+
+Event = (
+    Seen
+    | Tick
+    | Press
+    | DiceRolled
+    | DiceDrawing
+    | DieRested
+    | Fault
+    | Silence
+    | Decided
+    | Chosen
+    | Hinted
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +142,8 @@ class Step:
     journals them before it shows anything), the dice it wants rolled, the decision it now
     waits for from a seat that is not a person here (:mod:`bgpi.table.seats`), why a
     seat's answer (or a person's ROLL while moving) was refused, and the hint a person here
-    asked for
-    (:mod:`bgpi.table.hints`)."""
+    asked for (:mod:`bgpi.table.hints`), and the forfeit claim a person here made (the
+    shell sends it to the silent board; the match ends once it is settled)."""
 
     table: Table
     records: tuple[Record, ...] = ()
@@ -114,6 +151,7 @@ class Step:
     request: DecisionRequest | None = None
     refused: str | None = None
     hint: HintRequest | None = None
+    claim: Player | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +173,8 @@ class TableConfig:
     hints: frozenset[Player] = frozenset()
     # Seconds the computer waits after a person's play before it rolls, for a takeback.
     takeback_wait: float = TAKEBACK_WAIT
+    # A GoDice pair is read at this board: the players may choose it among the dice sources.
+    godice: bool = False
 
 
 def chain(first: Step, second: Step) -> Step:

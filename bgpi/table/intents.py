@@ -37,7 +37,14 @@ from bgpi.table.events import Step, chain
 from bgpi.table.guided import move_made
 from bgpi.table.hints import HintRequest, kind_of, moment_of
 from bgpi.table.illegal import read_illegal
-from bgpi.table.options import Option, next_source, next_value, options_of
+from bgpi.table.options import (
+    Option,
+    next_clock,
+    next_source,
+    next_value,
+    nobody_here,
+    options_of,
+)
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -54,6 +61,7 @@ from bgpi.table.phases import (
     PhaseState,
     Resigning,
     ResignPending,
+    Rolling,
     Setup,
     TakebackAsked,
 )
@@ -245,8 +253,15 @@ def _set_up(table: Table, *records: Record) -> Step:
 
 def _next_value(table: Table, at: Choosing, player: Player) -> Step:
     if at.option is Option.DICE:
-        dice = next_source(at.dice, remote=Seat.REMOTE in table.seats)
+        dice = next_source(
+            at.dice,
+            remote=Seat.REMOTE in table.seats,
+            nobody=nobody_here(table.seats),
+            godice=table.config.godice,
+        )
         return Step(replace(table, at=replace(at, dice=dice)))
+    if at.option is Option.CLOCK:
+        return Step(replace(table, at=replace(at, clock=next_clock(at.clock))))
     return Step(replace(table, at=replace(at, draft=next_value(at.draft, at.option))))
 
 
@@ -266,10 +281,22 @@ def _ask_hint(table: Table, at: BeforeRoll | Doubled | Moving, player: Player) -
     return Step(table, hint=HintRequest(player, kind_of(table.phase), moment_of(table)))
 
 
+Waiting = Opening | BeforeRoll | Rolling | Moving | Doubled | ResignPending
+
+
+def _claim(table: Table, at: Waiting, player: Player) -> Step:
+    """A person here claims the match by forfeit from a silent remote board: the shell sends
+    the claim (its message, journaled first); the table changes once it is settled."""
+    return Step(table, claim=player)
+
+
 # Intents of several phases: typed here, as mypy cannot infer the union from the tuple.
 _NEXT_GAME: Final[On[GameOver | MatchOver]] = On((GameOver, MatchOver), _next_game)
 _RESIGN: Final[On[BeforeRoll | Moving]] = On((BeforeRoll, Moving), _resign)
 _HINT: Final[On[BeforeRoll | Doubled | Moving]] = On((BeforeRoll, Doubled, Moving), _ask_hint)
+_CLAIM: Final[On[Waiting]] = On(
+    (Opening, BeforeRoll, Rolling, Moving, Doubled, ResignPending), _claim
+)
 
 _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.OPENING_ROLL: On(Opening, _opening_roll),
@@ -296,6 +323,7 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.START_MATCH: On(Choosing, _start_match),
     Intent.MOVE_MADE: On(Guided, move_made),
     Intent.HINT: _HINT,
+    Intent.CLAIM_FORFEIT: _CLAIM,
     Intent.NEXT_FACE: On(Entering, _next_face),
     Intent.PREVIOUS_FACE: On(Entering, _previous_face),
     Intent.TAKE_DIE: On(Entering, _take_die),

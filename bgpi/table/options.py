@@ -3,9 +3,11 @@ button steps through them, and what the lights and the page say of each.
 
 Lengths come odd first (1, 3, ... 25, then 2, 4, ... 24) after money play (0), the usual
 match lengths being odd. Money play offers Jacoby, beavers, automatic doubles and the cube
-limit; a match offers the Crawford rule and the cube limit. Either then offers where the
-dice come from (:class:`~bgpi.journal.records.DiceSource`): the board's, or the players' own,
-entered or read from GoDice.
+limit; a match offers the Crawford rule, the cube limit and the clock (off, the U.S.
+Backgammon Clock Rules, a Bronstein delay or a per-move limit: the settings ``[clock]``
+offers, with its delay or limit and its overtime). Either also offers where the dice come
+from (:class:`~bgpi.journal.records.DiceSource`): the board's, or the players' own, entered
+or read from GoDice.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from enum import Enum
 from typing import Final
 
 from bgpi.base.i18n import N_
-from bgpi.journal.records import ELECTRONIC, DiceSource
+from bgpi.journal.records import ELECTRONIC, DiceSource, Seat
 from bgpi.rules import MatchRules
+from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
 from bgpi.rules.match import MAX_CUBE, MAX_LENGTH
 
 LONGEST: Final = min(25, MAX_LENGTH)
@@ -35,12 +38,13 @@ class Option(Enum):
     BEAVER = N_("beavers")
     AUTOMATIC = N_("automatic doubles")
     LIMIT = N_("cube limit")
+    CLOCK = N_("clock")
     DICE = N_("dice")
 
 
-SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED)
-"""The dice sources in the order CUBE steps through them (the score pixels show 1, 2). GoDice
-join them once the shell reads them (bgpi.hal.godice has the reading, not yet the wiring)."""
+SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED, DiceSource.GODICE)
+"""The dice sources in the order CUBE steps through them (the score pixels show 1, 2, 3);
+GoDice only where a pair is paired to the board (``TableConfig.godice``)."""
 
 
 def options_of(rules: MatchRules) -> tuple[Option, ...]:
@@ -54,14 +58,21 @@ def options_of(rules: MatchRules) -> tuple[Option, ...]:
             Option.LIMIT,
             Option.DICE,
         )
-    return (Option.LENGTH, Option.CRAWFORD, Option.LIMIT, Option.DICE)
+    return (Option.LENGTH, Option.CRAWFORD, Option.LIMIT, Option.DICE, Option.CLOCK)
 
 
-def value_of(rules: MatchRules, option: Option, dice: DiceSource = ELECTRONIC) -> int:
+def value_of(
+    rules: MatchRules,
+    option: Option,
+    dice: DiceSource = ELECTRONIC,
+    clock: ClockRules = NO_CLOCK,
+) -> int:
     """The option's value as a number (the score pixels show it): booleans are 0 or 1, the
-    dice source (``dice``) from 1, in :class:`DiceSource`'s order."""
+    dice source (``dice``) from 1, in :class:`DiceSource`'s order, the ``clock``'s mode in
+    :class:`~bgpi.rules.clock.ClockMode`'s order (0 off)."""
     values = {
         Option.DICE: tuple(DiceSource).index(dice) + 1,
+        Option.CLOCK: tuple(ClockMode).index(clock.mode),
         Option.LENGTH: rules.length,
         Option.CRAWFORD: int(rules.crawford),
         Option.JACOBY: int(rules.jacoby),
@@ -92,9 +103,27 @@ def _after(values: tuple[int, ...], value: int) -> int:
     return values[(values.index(value) + 1) % len(values)] if value in values else values[0]
 
 
-def next_source(dice: DiceSource, *, remote: bool) -> DiceSource:
+def nobody_here(seats: tuple[Seat, Seat]) -> bool:
+    """Whether no person sits at this board (the engine or a remote board in both seats):
+    dice thrown by hand would wait forever for a hand to throw them."""
+    return Seat.PERSON not in seats
+
+
+def next_source(
+    dice: DiceSource, *, remote: bool, nobody: bool = False, godice: bool = False
+) -> DiceSource:
     """The dice source after ``dice``; a match against a remote board keeps the board's
-    commit-reveal dice (no board can vouch for the dice thrown at the other)."""
-    if remote or dice not in SOURCES:
+    commit-reveal dice (no board can vouch for the dice thrown at the other), and so does a
+    board where nobody sits to throw dice (``nobody``); GoDice only if a pair is paired."""
+    sources = SOURCES if godice else SOURCES[:-1]
+    if remote or nobody or dice not in sources:
         return ELECTRONIC
-    return SOURCES[(SOURCES.index(dice) + 1) % len(SOURCES)]
+    return sources[(sources.index(dice) + 1) % len(sources)]
+
+
+def next_clock(clock: ClockRules) -> ClockRules:
+    """The clock after ``clock``: the next mode in :class:`~bgpi.rules.clock.ClockMode`'s
+    order (off, U.S. rules, Bronstein, per-move limit), its delay or limit and its overtime
+    kept as the config set them."""
+    modes = tuple(ClockMode)
+    return replace(clock, mode=modes[(modes.index(clock.mode) + 1) % len(modes)])

@@ -12,9 +12,10 @@ from enum import Enum
 from typing import ClassVar, Final
 
 from bgpi.base.words import Player
-from bgpi.journal.records import ELECTRONIC, DiceSource
+from bgpi.journal.records import ELECTRONIC, DiceSource, Rethrown
 from bgpi.rules import GameResult, Match, MatchRules, Move, Position
 from bgpi.rules.clock import NO_CLOCK, ClockRules
+from bgpi.sensing.godice import PairReading
 from bgpi.sensing.mistakes import Mistake
 from bgpi.sensing.tracker import Reading, TurnTracker
 from bgpi.table.options import Option
@@ -92,15 +93,24 @@ class BeforeRoll:
 
 @dataclass(frozen=True, slots=True)
 class Rolling:
-    """``player`` rolled (``count`` dice: one in the opening roll) and the dice are drawn
-    with another board, which takes a while: the board and the buttons are still read, but
-    nothing is decided until they come; then play goes on from ``back``. Only a shell whose
-    dice come later (a remote match's commit-reveal exchange) puts the table here."""
+    """``player`` rolled (``count`` dice: one in the opening roll) and the dice come later:
+    the board and the buttons are still read, but nothing is decided until they come; then
+    play goes on from ``back``. Either they are drawn with another board (a remote match's
+    commit-reveal exchange: ``reading`` None), or they are thrown by hand and read from two
+    GoDice as they come to rest (``reading`` holds what the dice said so far; ``again`` the
+    last throw that must be thrown again, a die cocked or moved, said until one counts)."""
 
     kind: ClassVar[Phase] = Phase.ROLLING
     player: Player
     count: int
     back: Opening | BeforeRoll
+    reading: PairReading | None = None
+    again: Rethrown | None = None
+
+    @property
+    def thrown(self) -> bool:
+        """Whether the dice are thrown by hand and read from GoDice (not drawn elsewhere)."""
+        return self.reading is not None
 
 
 @dataclass(frozen=True, slots=True)

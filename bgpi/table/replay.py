@@ -29,12 +29,14 @@ from bgpi.journal.records import (
     Record,
     ResignAnswered,
     ResignOffered,
+    Rethrown,
     Rolled,
     TakenBack,
 )
 from bgpi.rules import GameResult, GameState, Match, Play, Position, apply_move, game_result
 from bgpi.rules.clock import Clock
 from bgpi.sensing.board import counts_of, zone_of
+from bgpi.sensing.godice import PairReading
 from bgpi.sensing.tracker import TurnTracker
 from bgpi.table.board import white_view
 from bgpi.table.errors import RecordMismatchError, TableError
@@ -55,6 +57,7 @@ from bgpi.table.phases import (
     PhaseState,
     Resigning,
     ResignPending,
+    Rolling,
     Setup,
     TakebackAsked,
     TakingBack,
@@ -148,6 +151,21 @@ def _opening_rolled(table: Table, record: OpeningRolled) -> Table:
     if match.turn is None or match.dice is None:  # a tie: roll again
         return table
     return _moving(table, match.turn, match.dice)
+
+
+def _rethrown(table: Table, record: Rethrown) -> Table:
+    # Live, the table reads the GoDice (Rolling) and reads the throw again from the start;
+    # replayed, the throw was never a phase of its own, so the roll it led to is checked.
+    at = table.at
+    if isinstance(at, Rolling) and at.thrown and at.player == record.player:
+        return replace(table, at=replace(at, reading=PairReading(at.count), again=record))
+    if isinstance(at, Opening) and at.dice[record.player] is None:
+        return table
+    if isinstance(at, BeforeRoll) and table.match.turn == record.player:
+        return table
+    raise TableError(
+        f"{record} came in phase {table.phase.value}: it was not {record.player}'s throw"
+    )
 
 
 def _rolled(table: Table, record: Rolled) -> Table:
@@ -315,5 +333,6 @@ _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
         _By(FlagFell, flag_fell),
         _By(Forfeit, _forfeit),
         _By(TakenBack, _taken_back),
+        _By(Rethrown, _rethrown),
     )
 }

@@ -77,7 +77,7 @@ def _hit(clock: Clock, record: Record, match: Match, t: float) -> Clock:
     if isinstance(record, OpeningRolled):
         if record.white == record.black:
             return clock  # a tie rolls again: nobody's clock runs yet
-        return clock.hit(t, 0 if record.white > record.black else 1)
+        return clock.hit(t, Player.WHITE if record.white > record.black else Player.BLACK)
     stops = (
         isinstance(record, GameEnded)
         or (isinstance(record, CubeAction) and record.action is Cube.DROP)
@@ -86,17 +86,17 @@ def _hit(clock: Clock, record: Record, match: Match, t: float) -> Clock:
     if stops:
         return clock.hit(t, None)
     if isinstance(record, _HANDS_BACK):
-        return clock.hit(t, Player(record.player).other)
+        return clock.hit(t, record.player.other)
     return clock
 
 
-def _fell(table: Table, player: int, t: float) -> Step:
+def _fell(table: Table, player: Player, t: float) -> Step:
     """``player``'s flag fell: overtime once if the rules give it, else the match is lost."""
     clock = table.clock
     assert clock is not None
     overtime = bool(clock.rules.overtime) and not clock.overtime_given[player]
     clock = clock.give_overtime(player, t) if overtime else clock.hit(t, None)
-    fell = FlagFell(Player(player), overtime)
+    fell = FlagFell(player, overtime)
     table = replace(table.apply(fell), clock=clock)
     return Step(table, (fell, Clocked(clock.reserve, clock.running, 0.0)))
 
@@ -109,7 +109,7 @@ def flag_fell(table: Table, record: FlagFell) -> Table:
     match = table.match
     if match.state is not GameState.PLAYING:
         raise ValueError(f"{record}: no game in play")
-    winner = Player(record.player).other
+    winner = record.player.other
     score = list(match.score)
     score[winner] = max(score[winner], match.rules.length)
     over = replace(

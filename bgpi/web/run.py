@@ -24,7 +24,7 @@ from bgpi.engine.levels import Level
 from bgpi.engine.seat import EngineSeat
 from bgpi.engine.seats import gnubg_advisor, open_engines
 from bgpi.engine.worker import EngineWorker
-from bgpi.journal.records import MatchStarted, Record, Seat
+from bgpi.journal.records import DiceSource, MatchStarted, Record, Seat
 from bgpi.service.config import Config
 from bgpi.service.driver import Journal as JournalProtocol
 from bgpi.sim.simtable import Advise, Fresh, SimOptions, SimSeat, SimTable
@@ -86,13 +86,15 @@ def new_session(
     play the seats the match gives the engine and ``advisor`` gives the hints the config
     allows, both on the engine's own thread: the page's loop never waits for gnubg, whose
     answers the table takes at the next tick of the clock."""
+    records = records if records is not None else Fresh(config.match_record())
     sim = SimTable(
-        records if records is not None else Fresh(config.match_record()),
+        records,
         options=SimOptions(
             seed=seed,
             settle=config.sensors.settle_ms / 1000,
             long_press=config.buttons.long_press_ms / 1000,
             hints=config.seats.hints,
+            godice=config.dice.paired is not None or _godice(records),
         ),
         geometry=config.geometry,
         ledmap=config.ledmap,
@@ -111,6 +113,19 @@ def new_session(
     if request is not None and request.player in sim.seats:
         sim.ask(request)
     return SimSession(sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled)
+
+
+def _godice(records: MatchStarted | list[Record] | Fresh) -> bool:
+    """Whether the match shown or resumed reads GoDice: the simulator pairs a simulated
+    pair to the board then (the hands throw it: bgpi.sim.godice)."""
+    first: Record | None
+    if isinstance(records, Fresh):
+        first = records.defaults
+    elif isinstance(records, list):
+        first = records[0] if records else None
+    else:
+        first = records
+    return isinstance(first, MatchStarted) and first.dice is DiceSource.GODICE
 
 
 def _asking(worker: EngineWorker) -> SimSeat:

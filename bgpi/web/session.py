@@ -112,6 +112,9 @@ class SimSession:
         behind = self.wall() + self._offset - self.sim.clock()
         if behind > 0:
             self.sim.advance(min(behind, MAX_CATCH_UP))
+        # The simulated hands throw the GoDice once the table waits for them (bgpi sim
+        # --dice godice): a person at the page pressed ROLL, or the engine rolled.
+        self.sim.throw_godice()
 
     def answered(self) -> None:
         """Wait until the engine has answered everything asked so far, and let the table
@@ -125,9 +128,10 @@ class SimSession:
             self.sim.advance(0.0)  # the answers taken may ask again: wait for those too
 
     def close(self) -> None:
-        """Stop the engine's thread and its engines; idempotent."""
+        """Stop the engine's thread and its engines, and the simulated GoDice; idempotent."""
         if self.worker is not None:
             self.worker.close()
+        self.sim.close()
 
     # -- commands -----------------------------------------------------------------------------
 

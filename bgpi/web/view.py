@@ -41,7 +41,14 @@ from bgpi.lights.render import Style
 from bgpi.present.cues import Cue, pairs
 from bgpi.present.gamelog import Entry, log_entries
 from bgpi.present.leds import scene_of
-from bgpi.present.phrases import DICE_SOURCES, REMOTE_DICE, match_words, option_words, players
+from bgpi.present.phrases import (
+    DICE_SOURCES,
+    NOBODY_DICE,
+    REMOTE_DICE,
+    match_words,
+    option_words,
+    players,
+)
 from bgpi.present.status import status
 from bgpi.rules.clock import ClockMode
 from bgpi.rules.xgid import xgid
@@ -50,7 +57,7 @@ from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import Table
 from bgpi.table.buttons import enterer
 from bgpi.table.options import options_of
-from bgpi.table.phases import Choosing, Entering
+from bgpi.table.phases import Choosing, Entering, Rolling
 from bgpi.web.words import page_words
 
 UNKNOWN: Final = 2
@@ -196,11 +203,31 @@ def dice_message(table: Table) -> dict[str, object]:
             "entered": list(at.entered),
             "shown": at.shown,
         }
+    why = None
+    if Seat.REMOTE in table.seats:
+        why = _(REMOTE_DICE)
+    elif Seat.PERSON not in table.seats:
+        why = _(NOBODY_DICE)
     return {
         "source": table.dice.value,
         "words": _(DICE_SOURCES[table.dice]),
-        "why": _(REMOTE_DICE) if Seat.REMOTE in table.seats else None,
+        "why": why,
         "entering": entering,
+        "throwing": _throwing(table),
+    }
+
+
+def _throwing(table: Table) -> dict[str, object] | None:
+    """While GoDice are thrown: whose throw (``player``), how many dice, and the last throw
+    that must be made again (``again``: die 1 or 2, ``why`` cocked or moved)."""
+    at = table.at
+    if not isinstance(at, Rolling) or not at.thrown:
+        return None
+    again = at.again
+    return {
+        "player": at.player,
+        "count": at.count,
+        "again": None if again is None else {"die": again.die, "why": again.why.value},
     }
 
 
@@ -233,7 +260,7 @@ def choosing_message(table: Table) -> dict[str, object] | None:
             {
                 "option": option.name.lower(),
                 "label": _(option.value),
-                "value": option_words(at.draft, option, at.dice),
+                "value": option_words(at.draft, option, at.dice, at.clock),
                 "shown": option is at.option,
             }
             for option in options_of(at.draft)

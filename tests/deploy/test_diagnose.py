@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -82,7 +82,9 @@ def test_the_led_walk_lights_each_pixel_in_turn_and_names_it() -> None:
     assert "pixel 144: white bar, base (1 of 4)" in walk
     assert "pixel 148: cube.centre, first (1 of 6)" in walk
     assert "pixel 172: button.white.roll" in walk
-    assert walk[-1] == "pixel 243: score.black, last (15 of 15)"
+    assert "pixel 243: score.black, last (15 of 15)" in walk
+    assert walk[-1] == "pixel 263: clock.white, last (10 of 10)"
+    assert not [line for line in r.lines if "no pixels for" in line]  # the default has all
     frames = list(r.pixels.frames)
     for pixel in range(LEDS.length):
         lit = [i for i, colour in enumerate(frames[pixel]) if colour != (0, 0, 0)]
@@ -91,6 +93,23 @@ def test_the_led_walk_lights_each_pixel_in_turn_and_names_it() -> None:
     assert [set(frame) for frame in primaries] == [{(64, 0, 0)}, {(0, 64, 0)}, {(0, 0, 64)}]
     assert set(r.pixels.frames[-1]) == {(0, 0, 0)}
     assert r.clock() == pytest.approx(0.1 * LEDS.length + 3 * 0.5)
+
+
+def test_the_led_walk_names_the_areas_a_board_has_no_pixels_for() -> None:
+    config = LEDS.to_config()
+    areas = config["areas"]
+    assert isinstance(areas, dict)
+    del areas["clock.white"], areas["clock.black"]
+    config["length"] = 244  # a board laid before the clocks
+    lines: list[str] = []
+    board = SimBoard(clock=ManualClock())
+    hardware = Hardware(board, SimButtons(clock=board.clock), SimPixels(244), SeededDice(1))
+    older = replace(Config(), ledmap=LedMap.from_config(config))
+    Diagnose(hardware, older, out=lines.append, clock=board.clock, sleep=board.advance).leds(0)
+    assert lines[2] == (
+        "  no pixels for clock.white, clock.black: not shown on this board "
+        "(hardware/leds.md says how to add them)"
+    )
 
 
 def test_each_switch_is_printed_live_with_its_point_and_slot_and_lit() -> None:

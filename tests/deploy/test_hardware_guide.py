@@ -82,7 +82,7 @@ def test_the_bill_of_materials_counts_the_default_board() -> None:
     assert quantity(parts, "100 nF") == chips + 1  # and the level shifter's
     assert quantity(parts, "neodymium disc magnet") == CHECKERS
     assert quantity(parts, "checker") == CHECKERS
-    assert quantity(parts, "WS2812B") == config.ledmap.length == 244
+    assert quantity(parts, "WS2812B") == config.ledmap.length == 264
     assert quantity(parts, "momentary push button") == len(PLAYERS) * len(BUTTONS)
     assert quantity(parts, "74AHCT125") == 1
     text = (HARDWARE / "placement.md").read_text()

@@ -55,7 +55,7 @@ def test_install_puts_every_piece_in_place(tmp_path: Path) -> None:
     assert block.rstrip().endswith("[all]\n# bgpi: end")
     assert "bgpi:x:" in at(system, "/etc/passwd").read_text()
     groups = [line.split(":")[0] for line in at(system, "/etc/group").read_text().splitlines()]
-    assert {"gpio", "spi", "dialout", "bgpi"} <= set(groups)
+    assert {"gpio", "spi", "dialout", "bluetooth", "bgpi"} <= set(groups)
     for name in (UNIT, RULES):
         assert at(system, name).stat().st_mode & 0o777 == 0o644
     # The config may hold the broker's password and the match code: root and bgpi only.
@@ -237,7 +237,7 @@ def test_on_the_pi_a_dry_run_lists_the_commands_for_the_running_system(tmp_path:
     # "nothing installed yet") and prints, but never runs, what it would change.
     bin_dir = tmp_path / "bin"
     answers = {
-        "getent": 'case "$2" in gpio|spi|dialout) exit 0;; *) exit 2;; esac',
+        "getent": 'case "$2" in gpio|spi|dialout|bluetooth) exit 0;; *) exit 2;; esac',
         "dpkg-query": "echo 'unknown ok not-installed'; exit 1",
         "apt-cache": "exit 0",
         "systemctl": "exit 1",

@@ -113,7 +113,7 @@ def test_the_unit_is_a_watched_notify_service_of_a_plain_user() -> None:
     assert int(one("WatchdogSec")) > 0
     assert one("Restart") == "on-failure"
     assert one("User") == "bgpi" and one("Group") == "bgpi"
-    assert one("SupplementaryGroups").split() == ["gpio", "spi", "dialout"]
+    assert one("SupplementaryGroups").split() == ["gpio", "spi", "dialout", "bluetooth"]
     assert one("StateDirectory") == "bgpi"
     assert one("DevicePolicy") == "closed"
     assert one("CapabilityBoundingSet") == "" and one("AmbientCapabilities") == ""

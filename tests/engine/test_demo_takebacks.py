@@ -20,6 +20,7 @@ from tests.engine.conftest import needs_gnubg
 from tests.engine.gnubg_cli import imported_score
 from tests.shell.test_export import (
     _side,
+    gnubg,
     gnubg_actions,
     gnubg_final_score,
     gnubg_import,
@@ -27,6 +28,14 @@ from tests.shell.test_export import (
 
 SEED = "3"  # a 3-point match with takebacks agreed and one refused
 DEMO = ["demo", "--length", "3", "--seed", SEED, "--takebacks", "0.2"]
+
+
+@pytest.fixture
+def gnubg_quiet() -> None:
+    """gnubg's module as other tests left it: both players entered by hand (so it never
+    plays on its own) and no question before a match in progress is replaced."""
+    for command in ("set player 0 human", "set player 1 human", "set confirm new off"):
+        gnubg.command(command)
 
 
 def demo(state: Path) -> list[Record]:
@@ -92,7 +101,7 @@ def test_a_power_cut_while_asking_or_taking_back_resumes_to_the_same_journal(
 
 @needs_gnubg
 def test_gnubg_imports_only_the_plays_that_stood_with_the_same_score(
-    tmp_path: Path, played: tuple[Path, list[Record]]
+    gnubg_quiet: None, tmp_path: Path, played: tuple[Path, list[Record]]
 ) -> None:
     state, records = played
     mat = tmp_path / "takebacks.mat"
@@ -114,21 +123,27 @@ def test_gnubg_imports_only_the_plays_that_stood_with_the_same_score(
 
 @needs_gnubg
 def test_the_times_say_each_takeback_in_comments_gnubg_ignores(
-    tmp_path: Path, played: tuple[Path, list[Record]]
+    gnubg_quiet: None, tmp_path: Path, played: tuple[Path, list[Record]]
 ) -> None:
+    """With the times, a comment at the top says each takeback (gnubg keeps them as the
+    match's comment): without them gnubg reads the very same match."""
     state, records = played
-    plain, timed = tmp_path / "plain.mat", tmp_path / "timed.mat"
-    assert main(["export", "--state-dir", str(state), "-o", str(plain)]) == 0
+    timed = tmp_path / "timed.mat"
     assert main(["export", "--state-dir", str(state), "--times", "-o", str(timed)]) == 0
-    notes = [line for line in timed.read_text(encoding="utf-8").splitlines() if "took back" in line]
+    lines = timed.read_text(encoding="utf-8").splitlines()
+    notes = [n for n, line in enumerate(lines) if "took back" in line]
     taken = [record for record in records if isinstance(record, TakenBack)]
     assert len(notes) == len(taken)
-    assert all(line.startswith(";") and line.endswith(", as agreed") for line in notes)
+    assert max(notes) < lines.index(" 3 point match")  # at the top, before the match
+    assert lines[notes[0]].startswith("; Game 1, line ")
+    assert all(lines[n].startswith("; ") and lines[n].endswith(", as agreed") for n in notes)
     start = records[0]
     assert isinstance(start, MatchStarted)
-    with_times = gnubg_import(timed.read_text(encoding="utf-8"), tmp_path, start)
-    without = gnubg_import(plain.read_text(encoding="utf-8"), tmp_path, start)
-    assert gnubg_actions(with_times) == gnubg_actions(without)
+    with_notes = gnubg_import("\n".join(lines) + "\n", tmp_path, start)
+    kept = [line for n, line in enumerate(lines) if n not in notes]
+    without = gnubg_import("\n".join(kept) + "\n", tmp_path, start)
+    assert gnubg_actions(with_notes) == gnubg_actions(without)
+    assert "took back" in with_notes["match-info"]["comment"]
 
 
 def gnubg_plays(match: dict[str, Any]) -> list[tuple[str, tuple[tuple[int, int], ...]]]:

@@ -12,6 +12,7 @@ from bgpi.lights import (
     DEFAULT_PALETTE,
     PHASES,
     Alert,
+    ClockBar,
     LedMap,
     Meaning,
     Scene,
@@ -24,6 +25,9 @@ zones = st.integers(min_value=1, max_value=28)
 zone_sets = st.frozensets(zones, max_size=6)
 players = st.sampled_from((0, 1))
 dice_values = st.integers(min_value=1, max_value=6)
+clock_bars = st.none() | st.builds(
+    ClockBar, st.floats(0, 1, allow_nan=False), st.booleans(), st.booleans()
+)
 
 # Every meaning white: what is left to tell meanings apart is pattern, place and level.
 MONOCHROME = Style(
@@ -76,6 +80,7 @@ def scenes(draw: st.DrawFn) -> Scene:
         prompts=tuple((p, b, m) for (p, b), m in sorted(buttons.items())),
         alert=draw(st.none() | st.sampled_from(Alert)),
         winner=draw(st.none() | players),
+        clocks=(draw(clock_bars), draw(clock_bars)),
     )
 
 

@@ -26,7 +26,7 @@ def _small_config(**changes: Any) -> dict[str, Any]:
 
 
 def test_the_default_map_gives_every_zone_and_area_its_pixels_disjoint_and_on_the_strip() -> None:
-    assert DEFAULT.length == 244
+    assert DEFAULT.length == 264
     seen: dict[int, str] = {}
     targets = [(str(z), DEFAULT.pixels(z)) for z in ZONES] + [(a, DEFAULT.pixels(a)) for a in AREAS]
     for name, pixels in targets:
@@ -62,7 +62,17 @@ def test_the_default_map_has_one_pixel_per_slot_and_the_documented_area_sizes() 
         "button.black.cube": 1,
         "turn.white": 2,
         "turn.black": 2,
+        "clock.white": 10,
+        "clock.black": 10,
     }
+
+
+def test_the_default_map_puts_the_clocks_last_so_a_board_laid_before_them_keeps_its_pixels() -> (
+    None
+):
+    assert DEFAULT.pixels("clock.black") == tuple(range(244, 254))  # on from Black's panel
+    assert DEFAULT.pixels("clock.white") == tuple(range(254, 264))
+    assert max(DEFAULT.pixels("score.black")) == 243
 
 
 def test_the_default_strip_snakes_base_to_tip_then_tip_to_base() -> None:
@@ -235,8 +245,8 @@ def test_unknown_targets_are_refused_when_asked_for() -> None:
         DEFAULT.pixels(0)
     with pytest.raises(LedMapError, match="unknown area 'dice'"):
         DEFAULT.pixels("dice")
-    with pytest.raises(LedMapError, match="pixel 244 is outside the strip of 244"):
-        DEFAULT.owner(244)
+    with pytest.raises(LedMapError, match="pixel 264 is outside the strip of 264"):
+        DEFAULT.owner(264)
 
 
 def _described_pixels(table: str) -> list[tuple[int, int, str, str]]:

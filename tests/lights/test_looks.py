@@ -15,7 +15,16 @@ from hypothesis import given
 
 import bgpi.lights
 from bgpi.base.words import BAR_BLACK, TRAY_WHITE
-from bgpi.lights import DEFAULT_PALETTE, PATTERNS, Alert, Meaning, Pattern, Scene, compose
+from bgpi.lights import (
+    DEFAULT_PALETTE,
+    PATTERNS,
+    Alert,
+    ClockBar,
+    Meaning,
+    Pattern,
+    Scene,
+    compose,
+)
 
 from .strategies import levels, on_off, scenes
 
@@ -134,6 +143,7 @@ def test_every_palette_entry_is_used_by_some_scene() -> None:
         Scene(cube_value=2, cube_owner=0),
         *(Scene(turn=0, alert=alert) for alert in Alert),
         *(Scene(prompts=((0, "roll", meaning),)) for meaning in Meaning),
+        Scene(clocks=(ClockBar(0.5, delay=True), None)),
     ]
     used = {mark.colour for scene in examples for mark in compose(scene)}
     assert used == set(DEFAULT_PALETTE)

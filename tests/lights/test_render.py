@@ -134,7 +134,8 @@ def test_a_frame_over_budget_is_scaled_uniformly_down_to_it() -> None:
     scaled = render(everything, DEFAULT_MAP, tight, 0.0)
     assert 950 < estimate_current_ma(scaled, tight) <= 1000
     red, green, blue = generous[36]
-    factor = (1000 - 244) / (estimate_current_ma(generous, BRIGHT) - 244)
+    idle = DEFAULT_MAP.length  # mA: every pixel at 1 mA dark
+    factor = (1000 - idle) / (estimate_current_ma(generous, BRIGHT) - idle)
     assert scaled[36] == (
         math.floor(red * factor),
         math.floor(green * factor),
@@ -150,13 +151,13 @@ def test_a_frame_within_budget_is_left_alone() -> None:
 
 
 def test_a_strip_that_overdraws_the_budget_when_dark_is_refused() -> None:
-    style = Style(max_current_ma=200.0)  # 244 pixels idle at 1 mA each
-    with pytest.raises(PowerBudgetError, match="244 dark pixels at 1 mA draw 244 mA, over"):
+    style = Style(max_current_ma=200.0)  # 264 pixels idle at 1 mA each
+    with pytest.raises(PowerBudgetError, match="264 dark pixels at 1 mA draw 264 mA, over"):
         check_power(DEFAULT_MAP, style)
     with pytest.raises(PowerBudgetError):
         render(Scene(), DEFAULT_MAP, style, 0.0)
-    check_power(DEFAULT_MAP, Style(max_current_ma=244.0))
-    assert lit(render(Scene(), DEFAULT_MAP, Style(max_current_ma=244.0), 0.0)) == set()
+    check_power(DEFAULT_MAP, Style(max_current_ma=264.0))
+    assert lit(render(Scene(), DEFAULT_MAP, Style(max_current_ma=264.0), 0.0)) == set()
 
 
 # --- the shell writes a frame only when it changes ---------------------------------------

@@ -20,12 +20,23 @@ import pytest
 from bgpi.base import i18n
 from bgpi.base.i18n import _
 from bgpi.base.words import BLACK, WHITE, Player
-from bgpi.journal.records import MatchStarted, Seat
+from bgpi.journal.records import DiceSource, MatchStarted, Rethrown, Seat, Unfit
 from bgpi.present.leds import scene_of
 from bgpi.present.phrases import SEATS, players
 from bgpi.present.status import status
-from bgpi.table import Hold, Intent, Phase, Table, active_rows, waiting
+from bgpi.table import (
+    BeforeRoll,
+    Hold,
+    Intent,
+    Opening,
+    Phase,
+    Rolling,
+    Table,
+    active_rows,
+    waiting,
+)
 from bgpi.table.buttons import SEAT_WORDS, rows_of
+from bgpi.table.thrown import waiting_throw
 from bgpi.web.words import page_words
 from tests.table.test_buttons import CONFIG, drawing
 from tests.table.test_leads import SCENES, table_of
@@ -54,15 +65,34 @@ CAPTIONS = {
     Intent.TAKE_DIE: "confirm",
     Intent.ACCEPT_TAKEBACK: "accept",
     Intent.REFUSE_TAKEBACK: "decline",
+    Intent.CLAIM_FORFEIT: "claim",
 }
 """The caption (in English, translated as shown) of what a short press does; a held press
-never lights its button (it has no caption)."""
+never lights its button (it has no caption), but for the forfeit claim, the one thing a
+person can do about a silent board."""
 PASS = "OK"  # ending a turn whose roll has no move
+
+
+def thrown(name: str, player: Player, count: int, again: Rethrown | None = None) -> Table:
+    """GoDice thrown by hand for ``player``, read as they come to rest."""
+    table = table_of(name)
+    assert isinstance(table.at, Opening | BeforeRoll)
+    waiting = replace(waiting_throw(player, count, table.at), again=again)
+    return replace(table, dice=DiceSource.GODICE, at=waiting)
+
 
 EXTRA = {
     "setup": lambda: Table.replay(CONFIG, [MatchStarted(5)]),
     "rolling the opening die": lambda: drawing(table_of("opening"), WHITE, 1),
     "rolling": lambda: drawing(table_of("before roll, hints on"), BLACK, 2),
+    "throwing the opening GoDice": lambda: thrown("opening", WHITE, 1),
+    "throwing GoDice": lambda: thrown("before roll, hints on", BLACK, 2),
+    "throwing GoDice again, one cocked": lambda: thrown(
+        "before roll, hints on", BLACK, 2, Rethrown(BLACK, 2, Unfit.COCKED, 3)
+    ),
+    "throwing GoDice again, one moved": lambda: thrown(
+        "opening", WHITE, 1, Rethrown(WHITE, 1, Unfit.MOVED, 5)
+    ),
 }
 NAMES = (*SCENES, *EXTRA)
 SEAT_KINDS = (Seat.PERSON, Seat.ENGINE, Seat.REMOTE)
@@ -82,8 +112,9 @@ def could_be(table: Table) -> bool:
     plays); only a seat's play is guided; only a person's play is taken back, asked of a
     person."""
     turn, phase = table.match.turn, table.phase
-    if phase is Phase.ENTERING:  # dice thrown by hand: a person here enters them, and a
-        # remote match always rolls the boards' commit-reveal dice
+    thrown = isinstance(table.at, Rolling) and table.at.thrown
+    if phase is Phase.ENTERING or thrown:  # dice thrown by hand: a person here enters or
+        # throws them, and a remote match always rolls the boards' commit-reveal dice
         return Seat.PERSON in table.seats and Seat.REMOTE not in table.seats
     if turn is None:
         return True
@@ -144,7 +175,8 @@ def test_every_lit_caption_says_what_its_press_does(name: str, seats: tuple[Seat
         assert isinstance(shown, dict)
         for player, button, meaning in scene.prompts:
             assert table.seats[player] is Seat.PERSON  # nobody here presses a seat's button
-            row = rows_of(table, player, button)[Hold.SHORT]
+            rows = rows_of(table, player, button)
+            row = rows.get(Hold.SHORT) or rows[Hold.HELD]  # held: the claim, lit all the same
             does = PASS if scene.alert == "no move" else CAPTIONS[row.intent]
             assert shown[meaning] == _(does), f"{language}: {button} of {row.words!r}"
 

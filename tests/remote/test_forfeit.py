@@ -5,8 +5,11 @@ crossed claims settled the same way on both), the Forfeit record through the tab
 from __future__ import annotations
 
 import json
+import os
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -14,28 +17,32 @@ from pathlib import Path
 import pytest
 
 from bgpi.base.geometry import Geometry
-from bgpi.base.words import BLACK, WHITE
+from bgpi.base.words import BLACK, ROLL, WHITE, ButtonName
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record, Rolled, from_json
 from bgpi.journal.store import Journal
+from bgpi.lights.scene import Meaning
 from bgpi.present.gamelog import GameLog
 from bgpi.present.leds import scene_of
+from bgpi.present.status import status
 from bgpi.remote.board import LinkState
 from bgpi.remote.broker import Broker
 from bgpi.remote.club import ClubResult
+from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.wire import Action, Claim, Commit, Intent
 from bgpi.sensing.board import capacities
+from bgpi.service.app import App
 from bgpi.sim.demo import play_match
 from bgpi.table import Phase, Table, TableConfig
 from bgpi.table.errors import TableError
 from bgpi.table.phases import Choosing, Forfeited, MatchOver
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto
-from tests.remote.test_run import RunBoard, remote_config, where
+from tests.remote.test_run import RunBoard, remote_config, soon, where
 
 MATCH = MatchStarted(3)
 CONFIG = TableConfig(capacities(Geometry.default()))
@@ -133,7 +140,13 @@ def test_the_mat_holds_the_games_played_and_says_who_won_by_forfeit() -> None:
         "the games are as played\n"
     )
     assert mat.count(" Game ") == 2 and "Wins" in mat  # the first game, and the second begun
-    assert mat.endswith(export_mat(records[:-1]))  # the rest as the games were played
+    # The rest as the games were played, the second ended by White resigning what Black
+    # lacks (3 points at a cube of 1): gnubg's score shows Black's match.
+    played_lines = export_mat(records[:-1]).rstrip().splitlines()
+    lines = mat.rstrip().splitlines()
+    assert lines[-len(played_lines) : -1] == played_lines[:-1]
+    assert lines[-1].startswith(played_lines[-1])
+    assert lines[-1].endswith("  Wins 3 points and the match")
 
 
 def test_the_journal_counts_a_forfeited_match_finished(tmp_path: Path) -> None:
@@ -257,6 +270,80 @@ def test_bgpi_run_ends_the_match_the_same_way_when_it_takes_a_claim(
         assert scene_of(driver.table).winner == BLACK
     assert run.records()[-1] == Forfeit(BLACK)
     assert run.mat().startswith("; Black wins the match by forfeit in game 1")
+
+
+PATIENCE = 5  # seconds: the least [remote] patience (a silence shows as a fault after 4)
+
+
+@contextmanager
+def offered(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[tuple[RunBoard, App, Peer]]:
+    """``bgpi run`` as White, with the least patience, against a Black the test drives:
+    White's hands set up and roll the opening die, Black never answers (it owes its half of
+    the dice), and White is offered the claim."""
+    config = remote_config(mosquitto.url, 3)
+    run = RunBoard(replace(config, remote=replace(config.remote, patience=PATIENCE)), tmp_path)
+    with run.running() as app:
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer.until(lambda: any(isinstance(b, Commit) for b in peer.session.theirs), 60)
+            soon(app, lambda: table_now(app).claimant == WHITE, "the claim offered", 60)
+            yield run, app, peer
+        finally:
+            peer.close()
+
+
+def table_now(app: App) -> Table:
+    assert app.driver is not None
+    return app.driver.table
+
+
+def hold(run: RunBoard, button: ButtonName) -> None:
+    """White's person holds ``button`` past the long press, then lets go."""
+    run.buttons.press(WHITE, button)
+    time.sleep(run.config.buttons.long_press_ms / 1000 + 0.3)
+    run.buttons.release(WHITE, button)
+
+
+def test_bgpi_run_offers_the_claim_once_the_other_board_owes_and_is_silent_and_a_held_roll_makes_it(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    with offered(mosquitto, tmp_path) as (run, app, peer):
+        table = table_now(app)
+        assert table.phase is Phase.ROLLING
+        assert scene_of(table).prompt(WHITE, ROLL) == Meaning.CLAIM
+        line = status(table, scene_of(table))
+        assert "Hold ROLL to claim the match by forfeit." in line, line
+        hold(run, ROLL)
+        peer.until(lambda: peer.session.forfeit is not None, 30)  # the claim reached it
+        forfeit = peer.session.forfeit
+        assert forfeit is not None and forfeit.winner == WHITE
+        assert forfeit.claim.silent >= PATIENCE
+        remote = app.remote
+        assert remote is not None
+        soon(app, lambda: remote.status().state is LinkState.OVER, "the match over")
+        assert table_now(app).at == Forfeited(WHITE)
+        assert scene_of(table_now(app)).winner == WHITE
+    assert run.records()[-1] == Forfeit(WHITE)
+    assert run.mat().startswith("; White wins the match by forfeit in game 1")
+
+
+def test_the_offer_is_gone_once_the_other_board_speaks_and_a_held_roll_then_claims_nothing(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    with offered(mosquitto, tmp_path) as (run, app, peer):
+        peer.session.remember(0, os.urandom(SECRET_BYTES))
+        peer.send(peer.session.due()[0])  # Black's commitment: the match moves on
+        soon(app, lambda: table_now(app).claimant is None, "the offer taken back")
+        assert scene_of(table_now(app)).prompt(WHITE, ROLL) is None
+        hold(run, ROLL)
+        time.sleep(0.5)  # the loop goes round: nothing is claimed
+        peer.until(lambda: True)
+        assert app.remote is not None and app.remote.link.session.forfeit is None
+        assert peer.session.forfeit is None
+        kinds = [json.loads(raw[65:])["body"]["kind"] for raw in app.remote.link.session.sent]
+        assert "forfeit" not in kinds and "commit" in kinds
+        assert table_now(app).phase is Phase.ROLLING  # Black still owes its secret
+    assert not any(isinstance(r, Forfeit) for r in run.records())
 
 
 def test_a_roll_left_unplayed_by_the_forfeit_is_a_line_of_the_log_like_any() -> None:

@@ -95,3 +95,54 @@ def test_run_starts_a_match_resumes_it_and_goes_dark_on_stop(tmp_path: Path) -> 
     assert again.driver is not None and again.driver.table.phase is Phase.OPENING
     again.stop.set()
     thread.join(30)
+
+
+def test_run_reads_the_godice_pair_on_its_own_thread_through_the_loops_queue(
+    tmp_path: Path,
+) -> None:
+    """``bgpi run`` with a pair paired: the link (over fake BLE clients, the library's own
+    decoding) puts each die's word on the loop's queue; a die lost turns the throw to entered
+    dice, and back once the link brought it back."""
+    from bgpi.hal.godice import FakeBleClient  # noqa: PLC0415 (the godice library)
+    from bgpi.hal.godicelink import Backoff, GoDiceLink  # noqa: PLC0415
+    from bgpi.journal.records import DiceSource, OpeningDie  # noqa: PLC0415
+    from bgpi.sensing.godice import Rest  # noqa: PLC0415
+
+    addresses = ("C0:11:22:33:44:01", "C0:11:22:33:44:02")
+    config = parse({"dice": {"source": "godice", "first": addresses[0], "second": addresses[1]}})
+    fakes = tuple(FakeBleClient(address, colour=1) for address in addresses)
+
+    def client(index: int, lost: object) -> FakeBleClient:
+        fakes[index].disconnected = lost  # type: ignore[assignment]
+        return fakes[index]
+
+    link = GoDiceLink(client, time.monotonic, backoff=Backoff(first=0.01, attempts=3))
+
+    class WithDice(SimHardware):
+        def __call__(self, config: Config, stack: ExitStack) -> Hardware:
+            stack.callback(link.close)
+            return Hardware(self.board, self.buttons, self.pixels, SeededDice(1), godice=link)
+
+    with Journal.open(tmp_path / JOURNAL_NAME) as journal:
+        journal.new_match(MatchStarted(5, dice=DiceSource.GODICE))
+        journal.append(GameStarted())
+    hardware = WithDice(config)
+    app = App(config, tmp_path, hardware=hardware)
+    thread = run_until_ready(app)
+    try:
+        assert app.driver is not None and app.driver.table.config.godice
+        link.ready()  # started by the app, without holding up its loop
+        hardware.hold(BLACK, ROLL, 0.1)
+        wait_for(app, Phase.ROLLING)
+        link.run(fakes[1].rolling())
+        fakes[1].drop(refusals=2)  # from this thread: the link hears of it on its own
+        wait_for(app, Phase.ENTERING)  # entered meanwhile: the die is gone
+        link.quiet()
+        wait_for(app, Phase.ROLLING)  # back: read from the dice again
+        link.run(fakes[1].rolling())
+        link.run(fakes[1].rest(4, Rest.STABLE))
+        wait_for(app, Phase.OPENING)
+        assert app.driver.log[-1] == OpeningDie(BLACK, 4, DiceSource.GODICE)
+    finally:
+        app.stop.set()
+        thread.join(30)

@@ -19,7 +19,7 @@ def test_an_empty_file_runs_the_simulator(tmp_path: Path) -> None:
     assert config.sensors.backend == "sim" and config.leds.backend == "sim"
     assert config.rules.length == 5
     assert config.geometry.nbits == 152
-    assert config.ledmap.length == 244
+    assert config.ledmap.length == 264
 
 
 def test_values_are_read(tmp_path: Path) -> None:
@@ -65,6 +65,7 @@ def test_values_are_read(tmp_path: Path) -> None:
         ("[leds.palette]\ndestination = [0, 0, 300]\n", "leds", "destination"),
         ("[leds.map]\nlength = 10\n", "leds.map", ""),
         ("[leds]\nmax_current_ma = 200\n", "leds.max_current_ma", "mA"),
+        ("[remote]\npatience = 2\n", "remote.patience", "expected 5 to 86400"),
         ("[sensors\n", "(syntax)", ""),
         ("[leds]\npixel_order = 'GRBX'\n", "leds.pixel_order", "not an order of R, G, B"),
         ("[leds]\npixel_order = 'GGB'\n", "leds.pixel_order", "such as GRB or GRBW"),
@@ -131,6 +132,39 @@ def test_the_dice_source_is_read_as_its_enum_and_a_wrong_one_is_refused(tmp_path
         load(write(tmp_path, '[dice]\nsource = "loaded"\n'))
 
 
-def test_godice_are_refused_until_the_board_reads_them(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="godice dice are not read by the board yet"):
+def test_godice_are_read_from_the_pair_bgpi_dice_pair_wrote(tmp_path: Path) -> None:
+    text = '[dice]\nsource = "godice"\nfirst = "C0:11:22:33:44:01"\nsecond = "c0:11:22:33:44:02"\n'
+    config = load(write(tmp_path, text))
+    assert config.dice.source is DiceSource.GODICE
+    assert config.dice.paired == ("C0:11:22:33:44:01", "c0:11:22:33:44:02")
+    assert config.match_record().dice is DiceSource.GODICE
+    with pytest.raises(ConfigError, match=r"dice\.source: godice needs the two dice paired to the"):
         load(write(tmp_path, '[dice]\nsource = "godice"\n'))
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ('first = "C0:11:22"', "dice.first: 'C0:11:22' is not a Bluetooth address"),
+        ('second = "red die"', "dice.second: 'red die' is not a Bluetooth address"),
+        ('first = "C0:11:22:33:44:01"\nsecond = "C0:11:22:33:44:01"', "dice.second: is the same"),
+        ("first = 7", r"dice.first: is 7 \(int\), expected str"),
+    ],
+)
+def test_a_godice_address_that_is_none_is_refused_naming_the_key(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    with pytest.raises(ConfigError, match=said):
+        load(write(tmp_path, f"[dice]\n{line}\n"))
+
+
+@pytest.mark.parametrize("source", ["entered", "godice"])
+def test_dice_thrown_by_hand_are_refused_where_nobody_sits_at_the_board(
+    tmp_path: Path, source: str
+) -> None:
+    paired = 'first = "C0:11:22:33:44:01"\nsecond = "C0:11:22:33:44:02"\n'
+    seats = '[seats]\nwhite = "demo"\nblack = "demo"\n'
+    with pytest.raises(ConfigError, match=f"dice.source: {source} dice are thrown by hand, but"):
+        load(write(tmp_path, f'{seats}[dice]\nsource = "{source}"\n{paired}'))
+    one = '[seats]\nwhite = "demo"\n'  # a person plays Black: he throws the dice for both
+    assert load(write(tmp_path, f'{one}[dice]\nsource = "{source}"\n{paired}')).dice.source

@@ -93,7 +93,7 @@ def DROPPED(start: MatchStarted) -> list[Record]:  # noqa: N802 (reads as a cons
 def press(table: Table, player: int, button: str, hold: float) -> Step:
     down = table.handle(Press(player, button, True, 20.0))
     up = down.table.handle(Press(player, button, False, 20.0 + hold))
-    return Step(up.table, down.records + up.records, down.dice or up.dice)
+    return replace(up, records=down.records + up.records, dice=down.dice or up.dice)
 
 
 def moving_with(play_text: str) -> Table:

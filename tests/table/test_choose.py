@@ -11,10 +11,11 @@ from bgpi.journal.records import GameStarted, MatchStarted, Seat
 from bgpi.lights.scene import Meaning
 from bgpi.present.status import status
 from bgpi.rules import MatchRules
+from bgpi.rules.clock import ClockMode, ClockRules
 from bgpi.service.driver import MemoryJournal
 from bgpi.sim.simtable import Fresh, SimTable
 from bgpi.table import Ask, DecisionRequest, Intent, MatchOver, Phase, waiting
-from bgpi.table.options import LENGTHS, Option
+from bgpi.table.options import LENGTHS, Option, options_of
 
 HOLD = 1.0
 
@@ -109,3 +110,47 @@ def test_with_no_person_at_the_board_the_seats_start_the_match_shown() -> None:
     assert sim.driver.log[0] == MatchStarted(3, seats=seats)
     person_here = SimTable(Fresh(MatchStarted(3, seats=(Seat.PERSON, Seat.ENGINE))))
     assert waiting(person_here.table) is None  # the person chooses
+
+
+def shown_option(sim: SimTable) -> str:
+    """The option the status line shows: "The next match: <this>. CUBE changes it..."."""
+    line = status(sim.table, sim.scene)
+    return line.removeprefix("The next match: ").split(". CUBE changes it")[0]
+
+
+def test_the_clock_steps_through_its_settings_and_is_journaled_with_the_match() -> None:
+    sim = match_over(MatchStarted(5))
+    step_to(sim, Option.CLOCK)
+    assert shown_option(sim) == "clock off"
+    assert sim.scene.score == (0, 5)  # off on White's score pixels, option 5 on Black's
+    shown = []
+    for _ in ClockMode:
+        sim.cube(WHITE)
+        shown.append((sim.scene.score[0], shown_option(sim)))
+    assert shown == [
+        (1, "clock U.S. rules, a 12-second delay"),
+        (2, "clock Bronstein, a 12-second delay"),
+        (3, "clock 12 seconds a move"),
+        (0, "clock off"),
+    ]
+    sim.cube(BLACK)
+    sim.press(BLACK, ROLL, hold=HOLD)
+    assert sim.driver.log[0] == MatchStarted(5, clock=ClockRules(ClockMode.USBGF))
+    assert sim.table.clock is not None and sim.table.clock.rules.mode is ClockMode.USBGF
+
+
+def test_the_configs_delay_and_overtime_go_with_each_setting_and_money_play_has_no_clock() -> None:
+    configured = ClockRules(ClockMode.BRONSTEIN, per_move=10, overtime=120)
+    sim = match_over(MatchStarted(5))
+    sim.driver.table = replace(
+        sim.table, config=replace(sim.table.config, next_clock=configured), at=MatchOver()
+    )
+    sim.roll(WHITE)
+    step_to(sim, Option.CLOCK)
+    assert shown_option(sim) == "clock Bronstein, a 10-second delay, 120 seconds' overtime"
+    sim.cube(WHITE)  # Bronstein -> per move
+    sim.press(WHITE, ROLL, hold=HOLD)
+    per_move = ClockRules(ClockMode.PER_MOVE, per_move=10, overtime=120)
+    assert sim.driver.log[0] == MatchStarted(5, clock=per_move)
+    money = match_over(MatchStarted(0))
+    assert Option.CLOCK not in options_of(money.table.at.draft)  # type: ignore[union-attr]

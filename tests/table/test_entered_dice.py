@@ -30,20 +30,20 @@ from bgpi.table import (
     Choosing,
     Decided,
     DecisionRequest,
-    DiceRequest,
     DiceRolled,
     Entering,
     Fault,
     Intent,
     Phase,
+    Rolling,
     Tick,
     waiting,
 )
 from bgpi.table.buttons import enterer
-from bgpi.table.core import GODICE_FAULT
 from bgpi.table.errors import TableError
 from bgpi.table.options import Option
 from bgpi.table.phases import TAKEBACK_WAIT
+from bgpi.table.thrown import GODICE_FAULT
 from tests.table.test_buttons import HELD, SHORT, opened, replay
 from tests.table.test_hints import press
 
@@ -188,7 +188,9 @@ def test_the_dice_source_is_chosen_at_the_board_between_matches() -> None:
 
 def test_while_a_godice_is_lost_the_roll_is_entered_and_the_page_names_the_die() -> None:
     godice = replay(*opened(MatchStarted(5, dice=DiceSource.GODICE)))
-    assert press(godice, BLACK, ROLL, SHORT).dice == DiceRequest(BLACK, 2)  # read from the dice
+    waiting = press(godice, BLACK, ROLL, SHORT)  # read from the dice, not rolled by the board
+    assert waiting.dice is None and isinstance(waiting.table.at, Rolling)
+    assert waiting.table.at.thrown
     lost = godice.handle(Fault(GODICE_FAULT, "the red die is gone", 25.0)).table
     table = press(lost, BLACK, ROLL, SHORT).table
     assert isinstance(table.at, Entering)
@@ -197,4 +199,5 @@ def test_while_a_godice_is_lost_the_roll_is_entered_and_the_page_names_the_die()
     )
     assert scene_of(table).alert is None
     back = godice.handle(Fault(GODICE_FAULT, None, 26.0)).table
-    assert press(back, BLACK, ROLL, SHORT).dice == DiceRequest(BLACK, 2)
+    again = press(back, BLACK, ROLL, SHORT).table.at
+    assert isinstance(again, Rolling) and again.thrown

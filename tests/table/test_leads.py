@@ -21,6 +21,7 @@ from bgpi.journal.records import (
     OpeningDie,
     OpeningRolled,
     Played,
+    Record,
     ResignOffered,
     Rolled,
     Seat,
@@ -37,11 +38,14 @@ from bgpi.table import (
     MatchOver,
     Opening,
     Resigning,
+    Rolling,
     Row,
+    Silence,
     Table,
     TableConfig,
     active_rows,
 )
+from bgpi.table.phases import PhaseState
 from tests.table.test_buttons import (
     CONFIG,
     DROPPED,
@@ -134,6 +138,25 @@ def entering(at: Entering) -> Table:
     return replace(replay(*records), at=at)
 
 
+AGAINST_REMOTE = MatchStarted(5, seats=(Seat.PERSON, Seat.REMOTE))
+
+
+def silent(*records: Record, at: PhaseState | None = None) -> Table:
+    """White here against a remote Black that owes a message and fell silent past the
+    patience (the shell's word): White is offered the claim, in the table ``records`` make
+    (or in ``at``)."""
+    table = replay(AGAINST_REMOTE, *records)
+    if at is not None:
+        table = replace(table, at=at)
+    return table.handle(Silence(WHITE, 15.0)).table
+
+
+def black_opened() -> list[Record]:
+    """Black (remote) opens 3-1 with 8/5 6/5: White is on roll."""
+    play = parse_play(Position.initial(), (3, 1), "8/5 6/5")
+    return [GameStarted(), OpeningRolled(1, 3), Played.of(BLACK, play.moves)]
+
+
 @dataclass(frozen=True)
 class Scene:
     """A table in some phase, and the dice that come when a press there asks for them."""
@@ -219,6 +242,24 @@ SCENES: dict[str, Scene] = {
     "choosing": Scene(
         lambda: replace(replay(*DROPPED(MatchStarted(5))), at=Choosing(MatchRules(5)))
     ),
+    "against a silent remote board: its opening die owed": Scene(
+        lambda: silent(GameStarted(), OpeningDie(WHITE, 3))
+    ),
+    "against a silent remote board: its roll owed": Scene(
+        lambda: silent(*opened(AGAINST_REMOTE)[1:])
+    ),
+    "against a silent remote board: its half of the dice owed": Scene(
+        lambda: silent(*opened(AGAINST_REMOTE)[1:], at=Rolling(BLACK, 2, BeforeRoll()))
+    ),
+    "against a silent remote board: its play owed": Scene(
+        lambda: silent(*opened(AGAINST_REMOTE)[1:], Rolled(BLACK, (6, 5)))
+    ),
+    "against a silent remote board: its answer to a double owed": Scene(
+        lambda: silent(*black_opened(), CubeAction(WHITE, Cube.DOUBLE))
+    ),
+    "against a silent remote board: its answer to a resignation owed": Scene(
+        lambda: silent(*black_opened(), ResignOffered(WHITE, 1))
+    ),
     "choosing, the board set up": Scene(
         lambda: replace(set_up(replay(*DROPPED(MatchStarted(5)))), at=Choosing(MatchRules(5)))
     ),
@@ -239,7 +280,8 @@ def gesture(name: str, player: int, row: Row) -> tuple[Table, bool]:
     if step.dice is not None:
         dice = SCENES[name].dice[: step.dice.count]
         after = after.handle(DiceRolled(step.dice.player, dice, 30.0)).table
-    acted = bool(step.records or step.dice or step.hint) or step.table.at != table.at
+    acted = bool(step.records or step.dice or step.hint or step.claim is not None)
+    acted = acted or step.table.at != table.at
     return after, acted
 
 

@@ -3,8 +3,9 @@
 import pytest
 
 from bgpi.base.geometry import Geometry
-from bgpi.base.words import WHITE
+from bgpi.base.words import BLACK, WHITE
 from bgpi.journal.records import (
+    Clocked,
     CubeAction,
     GameEnded,
     GameStarted,
@@ -71,6 +72,19 @@ def test_a_win_that_did_not_happen_is_refused() -> None:
 def test_records_round_trip_through_json() -> None:
     for record in [*opening(), CubeAction(1, "double"), GameEnded(0, 1, 1, dropped=True)]:
         assert from_json(to_json(record)) == record  # type: ignore[arg-type]
+
+
+def test_a_clocked_record_reads_its_running_player_as_a_player_from_the_same_json() -> None:
+    # The JSON a journal written before the clock's player was a Player holds: a number.
+    old = '{"kind":"clock","reserve":[600.0,588.5],"running":1,"used":3.25}'
+    record = from_json(old)
+    assert isinstance(record, Clocked) and record.running is BLACK
+    assert to_json(record) == old
+    stopped = '{"kind":"clock","reserve":[600.0,600.0],"running":null,"used":0.0}'
+    assert from_json(stopped) == Clocked((600.0, 600.0), None)
+    assert to_json(from_json(stopped)) == stopped
+    with pytest.raises(ValueError, match="running 2 is not 0 \\(white\\) or 1"):
+        from_json('{"kind":"clock","reserve":[1.0,1.0],"running":2,"used":0.0}')
 
 
 @pytest.mark.parametrize(

@@ -19,10 +19,11 @@ from bgpi.present.leds import scene_of
 from bgpi.present.status import status
 from bgpi.sensing.board import observe
 from bgpi.sensing.mistakes import MistakeKind
-from bgpi.table import ROWS, Fault, Moving, Phase, Press, Step, Table
+from bgpi.table import ROWS, BeforeRoll, Fault, Moving, Phase, Press, Rolling, Step, Table
 from tests.table.test_buttons import (
     CASES,
     CONFIG,
+    HELD,
     SHORT,
     moving_with,
     opened,
@@ -32,6 +33,7 @@ from tests.table.test_buttons import (
     unsaid,
 )
 from tests.table.test_guided_stacks import BEAR_OFF, TALL, guided
+from tests.table.test_leads import AGAINST_REMOTE, silent
 
 
 def moving_board(changes: dict[int, int], *, accept_illegal: bool = True) -> Table:
@@ -75,6 +77,9 @@ STATES: dict[str, Callable[[], Table]] = {
     "guided, a move the sensors cannot see": guided_unseen,
     "illegal play shown": lambda: press(moving_board({1: -1, 11: +1}), BLACK, ROLL, SHORT).table,
     "moving, play made, sensors down": sensors_down,
+    "rolling, against a remote board silent past the patience": lambda: silent(
+        *opened(AGAINST_REMOTE)[1:], at=Rolling(BLACK, 2, BeforeRoll())
+    ),
     "entering Black's dice": lambda: (
         press(replay(*opened(MatchStarted(5, dice=DiceSource.ENTERED))), BLACK, ROLL, SHORT).table
     ),
@@ -83,7 +88,7 @@ STATES: dict[str, Callable[[], Table]] = {
 
 def acts(before: Table, player: int) -> bool:
     """Whether a short ROLL of ``player`` does anything (saying why it does not is not
-    acting)."""
+    acting), or a held one claims the match by forfeit (the one held gesture lit)."""
     step = press(before, player, ROLL, SHORT)
     after = step.table
     return bool(
@@ -91,6 +96,7 @@ def acts(before: Table, player: int) -> bool:
         or step.dice is not None
         or unsaid(after.at) != unsaid(before.at)
         or after.match != before.match
+        or press(before, player, ROLL, HELD).claim is not None
     )
 
 

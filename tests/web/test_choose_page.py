@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bgpi.journal.records import GameStarted, MatchStarted
+from bgpi.rules.clock import ClockMode, ClockRules
 from bgpi.service.config import Config
 from bgpi.table import MatchOver
 from bgpi.web.run import SimServer, new_session
@@ -63,8 +64,8 @@ def test_a_money_session_with_jacoby_then_a_seven_point_match(
     expect(page.locator(BODY)).to_have_attribute("data-phase", "choosing the match")
     expect(page.locator("#choose-box")).to_be_visible()
     assert value(page, "length") == "a 5-point match"  # the config's, as the defaults
-    # A match: length, Crawford, limit, and where the dice come from.
-    assert page.locator("#choose-options tr").count() == 4
+    # A match: length, Crawford, limit, where the dice come from and the clock.
+    assert page.locator("#choose-options tr").count() == 5
     change_until(page, "length", "money play")
     expect(page.locator("#choose-options tr")).to_have_count(6)  # money play's options
     change_until(page, "jacoby", "on")
@@ -89,13 +90,30 @@ def test_a_money_session_with_jacoby_then_a_seven_point_match(
     expect(page.locator(BODY)).to_have_attribute("data-phase", "choosing the match")
     assert (value(page, "length"), value(page, "jacoby")) == ("money play", "on")
     change_until(page, "length", "a 7-point match")
-    expect(page.locator("#choose-options tr")).to_have_count(4)
+    expect(page.locator("#choose-options tr")).to_have_count(5)
     assert value(page, "crawford") == "on"
     shoot(page, "choose-seven-points")
     page.locator("#choose-start").click()
     expect(page.locator(BODY)).to_have_attribute("data-phase", "opening")
     # The money options go with a match length; the board still stands set up.
     assert log_of(server) == [MatchStarted(7), GameStarted()]
+
+
+def test_a_match_on_the_clock_chosen_on_the_page(page: Page, server: SimServer) -> None:
+    page.goto(server.url)
+    expect(page.locator(BODY)).to_have_attribute("data-phase", "choosing the match")
+    assert value(page, "clock") == "off"  # the config's
+    expect(page.locator("#clock")).to_be_hidden()
+    change_until(page, "clock", "Bronstein, a 12-second delay")
+    expect(page.locator('#choose-options tr[data-option="clock"]')).to_have_class("shown")
+    change_until(page, "clock", "U.S. rules, a 12-second delay")
+    shoot(page, "choose-clock")
+    page.locator("#choose-start").click()
+    expect(page.locator(BODY)).to_have_attribute("data-phase", "opening")
+    assert log_of(server)[0] == MatchStarted(5, clock=ClockRules(ClockMode.USBGF))
+    # The match's clock on the page: ten minutes each at 0-0 in a 5-point match.
+    expect(page.locator("#clock")).to_be_visible()
+    expect(page.locator("#clock-white")).to_contain_text("10:00")
 
 
 def test_the_page_refuses_a_choice_outside_the_choosing(page: Page, server: SimServer) -> None:

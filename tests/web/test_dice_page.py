@@ -79,4 +79,5 @@ def test_a_remote_match_says_why_its_dice_are_the_boards() -> None:
         "why": "A remote match rolls the boards' fair commit-reveal dice: no board can vouch for"
         " the dice thrown at the other.",
         "entering": None,
+        "throwing": None,
     }

@@ -167,3 +167,21 @@ def test_snapshots_say_only_what_changed(session: SimSession) -> None:
     session.command({"type": "lift", "zone": 13, "colour": WHITE})
     changed = session.snapshot()
     assert changed.state is not None and changed.state["hand"] == [[WHITE, 13]]
+
+
+def test_with_godice_the_pages_roll_is_thrown_by_the_simulated_hands() -> None:
+    """``bgpi sim --dice godice``: a person's ROLL on the page, then the hands throw the
+    simulated pair at the next tick of the page's clock."""
+    from bgpi.journal.records import DiceSource, OpeningDie  # noqa: PLC0415
+
+    session = new_session(Config(), seed=SEED, records=MatchStarted(5, dice=DiceSource.GODICE))
+    try:
+        assert session.sim.godice is not None
+        do(session, "press", player=WHITE, button="roll")
+        do(session, "release", player=WHITE, button="roll")
+        assert session.sim.phase is Phase.ROLLING
+        session.catch_up()
+        dice = [r for r in session.sim.driver.log if isinstance(r, OpeningDie)]
+        assert dice and dice[-1].player == WHITE and dice[-1].source is DiceSource.GODICE
+    finally:
+        session.close()

@@ -195,6 +195,7 @@
       dice: { area: `dice.${colour}`, x: 266, y: y0 + 46, labelY: y0 + 20 },
       cubeBar: { area: `cube.${colour}`, x: 424, y: y0 + 46, labelY: y0 + 20, faceX: 460, faceY: y0 + 77 },
       score: { area: `score.${colour}`, x: 506, y: y0 + 46, labelY: y0 + 20, textX: 586, textY: y0 + 78 },
+      clock: { area: `clock.${colour}`, x: 266, y: y0 + 72 }, // under the dice
     };
     const tall = {
       name: { x: 16, y: y0 + 28 },
@@ -205,6 +206,7 @@
       dice: { area: `dice.${colour}`, x: 304, y: y0 + 64, labelY: y0 + 48 },
       cubeBar: { area: `cube.${colour}`, x: 304, y: y0 + 108, labelY: y0 + 92, faceX: 400, faceY: y0 + 108 },
       score: { area: `score.${colour}`, x: 304, y: y0 + 152, labelY: y0 + 136, textX: V.width - 16, textY: y0 + 28 },
+      clock: { area: `clock.${colour}`, x: 440, y: y0 + 108 }, // beside the cube's face
     };
     return { y0, ...(portrait ? tall : wide) };
   }
@@ -294,7 +296,7 @@
     if (kind === "button") {
       return { x: p[button].x + (portrait ? 14 : 9), y: p[button].y + p[button].h / 2, r: 9, small: true };
     }
-    const key = { turn: "turn", dice: "dice", cube: "cubeBar", score: "score" }[kind];
+    const key = { turn: "turn", dice: "dice", cube: "cubeBar", score: "score", clock: "clock" }[kind];
     let x = p[key].x + 5 + i * G.PITCH;
     if (kind === "dice" && i >= count / 2) x += 8; // the gap between the two dice
     return { x, y: p[key].y, r: 8, small: true };
