@@ -60,12 +60,12 @@ def _export(config: Config, args: argparse.Namespace) -> int:
     match = replayed(config, path, args.match)
     if match is None:  # a fresh board: its first match is still being chosen
         raise CommandError(f"{path} holds no match yet")
-    with Journal.open(path, read_only=True) as journal:  # the header's date and the times
-        info = next(m for m in journal.matches() if m.id == match.id)
-        stamps = journal.stamps(match.id) if args.times else None
     site = config.players.site if args.site is None else args.site
+    with Journal.open(path, read_only=True) as journal:  # the header's date and the times
+        header = MatHeader.journaled(journal, site, match.id)
+        stamps = journal.stamps(match.id) if args.times else None
     try:
-        text = export_mat(match.records, MatHeader(site, match.id, info.started_at), stamps)
+        text = export_mat(match.records, header, stamps)
     except ValueError as exc:  # a record the rules refuse: the journal is damaged
         raise corrupt(f"{path}: {exc}") from None
     if args.format == "sgf":

@@ -8,6 +8,8 @@ import dataclasses
 import functools
 import secrets
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bgpi.base.i18n import N_, _
@@ -27,7 +29,7 @@ from bgpi.service.config import Config
 
 if TYPE_CHECKING:
     from bgpi.engine import Engine
-    from bgpi.journal.records import MatchStarted
+    from bgpi.journal.records import MatchStarted, Record
     from bgpi.sim.demo import Side
     from bgpi.sim.simtable import SimTable
 
@@ -90,6 +92,7 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
 
     if args.remote is not None:
         return _remote_demo(config, args)
+    config = _with_club(config, args)
     seed = args.seed if args.seed is not None else secrets.randbelow(10_000)
     say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
     try:
@@ -117,6 +120,8 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     (white, black) = sim.table.names
     print()
     print(final.format(white=white, white_score=score[0], black=black, black_score=score[1]))
+    if args.club:
+        _publish(config, args, sim.driver.log)
     return OK
 
 
@@ -129,6 +134,17 @@ def _hands_for_dice(match: MatchStarted, sides: tuple[Side, Side], engines: list
         for engine in engines:
             engine.close()
         raise UsageError(_(NOBODY_DICE))
+
+
+def _publish(config: Config, args: argparse.Namespace, records: Sequence[Record]) -> None:
+    """``bgpi demo --club NAME``: the demo's result to the club, on the config's broker."""
+    from bgpi.remote.commands import board_name, broker_of, journaled_header, publish  # noqa: PLC0415
+
+    state_dir = None
+    if args.state_dir is not None or config.state.dir:
+        state_dir = journal_path(config, args).parent
+    header = journaled_header(state_dir, board_name())
+    publish(broker_of(config, None), args.club, records, header)
 
 
 def _remote_demo(config: Config, args: argparse.Namespace) -> int:
@@ -144,11 +160,16 @@ def _remote_demo(config: Config, args: argparse.Namespace) -> int:
 def _club_results(config: Config, args: argparse.Namespace) -> int:
     from bgpi.remote.commands import club_of, club_results  # noqa: PLC0415
 
+    folder = None if args.save is None else Path(args.save)
+    if folder is not None and not folder.is_dir():  # said before the broker is asked
+        raise UsageError(
+            _("no folder {folder}: --save writes into one that exists").format(folder=folder)
+        )
     try:
         broker, club = club_of(config, args)
     except ValueError as exc:  # no club, or a broker that is no URL: a usage error
         raise UsageError(str(exc)) from None
-    return club_results(broker, club)
+    return club_results(broker, club, folder)
 
 
 def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
@@ -156,7 +177,10 @@ def _remote_seat_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--remote", metavar="URL", help="play one seat against another board")
     parser.add_argument("--match", metavar="CODE", help="with --remote: the pairing's code")
     parser.add_argument("--side", choices=("white", "black"), help="with --remote: my seat")
-    parser.add_argument("--club", help="publish the result to this club on the broker")
+    parser.add_argument(
+        "--club",
+        help="publish the result to this club on the broker (--remote's, else the config's)",
+    )
     parser.add_argument(
         "--patience",
         type=bounded(1, None, N_("a number of seconds")),
@@ -173,6 +197,9 @@ def _club_options(commands: Commands, common: argparse.ArgumentParser) -> None:
     results = actions.add_parser("results", parents=[common], help=text, description=text)
     results.add_argument("--broker", metavar="URL", help="the broker (default: the config's)")
     results.add_argument("--club", help="the club's name (default: the config's)")
+    results.add_argument(
+        "--save", metavar="DIR", help="also write each match's .mat into this folder"
+    )
     results.set_defaults(run=_club_results)
 
 
@@ -186,6 +213,7 @@ def _remote_sim(config: Config, args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     state_dir = config.state_dir(args.state_dir)
     match = chosen_match(config, args)
+    config = _with_club(config, args)
     return run_remote_sim(config, game, match, host=args.host, port=args.port, state_dir=state_dir)
 
 
@@ -202,6 +230,7 @@ def _sim(config: Config, args: argparse.Namespace) -> int:
         config, seats=dataclasses.replace(config.seats, white=white, black=black)
     )
     config = with_hints(config, args)
+    config = _with_club(config, args)
     # Like `bgpi run`, the simulator keeps its match in the state directory, so `bgpi status`
     # and `bgpi export` find it and Ctrl-C loses nothing.
     return run_sim(
@@ -212,6 +241,23 @@ def _sim(config: Config, args: argparse.Namespace) -> int:
         state_dir=config.state_dir(args.state_dir),
         match=chosen_match(config, args),
     )
+
+
+def _with_club(config: Config, args: argparse.Namespace) -> Config:
+    """The config with ``--club``'s club (none without it: a match played here is published
+    only when asked), its broker (``--remote``'s, else the config's) and club checked before
+    anything is played."""
+    from bgpi.remote.club import club_topic  # noqa: PLC0415
+    from bgpi.remote.commands import broker_of  # noqa: PLC0415
+
+    if args.club:
+        try:
+            broker_of(config, args.remote)
+            club_topic(args.club)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    remote = dataclasses.replace(config.remote, club=args.club or "")
+    return dataclasses.replace(config, remote=remote)
 
 
 def _sim_options(sim: argparse.ArgumentParser) -> None:

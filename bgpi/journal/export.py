@@ -52,7 +52,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from bgpi.base.errors import BgpiError
 from bgpi.base.words import BLACK, WHITE, Player
@@ -80,6 +80,9 @@ from bgpi.rules import Match, MatchRules, RulesError
 from bgpi.rules.match import GameState
 from bgpi.rules.result import GameResult
 
+if TYPE_CHECKING:
+    from bgpi.journal.store import Journal
+
 _LEFT: Final = 27
 """Width of the left column's text; the right column starts after one more space, at 33."""
 
@@ -93,6 +96,7 @@ _ANSWERS: Final = {"take": Match.take, "drop": Match.drop, "beaver": Match.beave
 # gnubg splits a name at a comma (a GamesGrid rating follows), ends it at a colon, and turns
 # blanks into underscores; so they become underscores here, and the file reads back the same.
 _NAME_UNSAFE: Final = re.compile(r"[\s:,]+")
+_HEADER_UNSAFE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 class MatExportError(BgpiError, ValueError):
@@ -107,6 +111,17 @@ class MatHeader:
     site: str = "bgpi"
     match_id: int | None = None  # the journal's number for the match
     started_at: float | None = None  # seconds since the epoch; written in local time
+
+    @classmethod
+    def journaled(cls, journal: Journal, site: str, match_id: int | None = None) -> MatHeader:
+        """The header of a journal's match (default: its latest), as ``bgpi export``, the
+        page's download and a club's result write it: the journal's number for the match
+        and when it started. Only the site for a journal that holds no match yet."""
+        matches = journal.matches()
+        chosen = [m for m in matches if match_id is None or m.id == match_id]
+        if not chosen:
+            return cls(site)
+        return cls(site, chosen[-1].id, chosen[-1].started_at)
 
 
 def export_mat(
@@ -178,7 +193,12 @@ def header_lines(start: MatchStarted, header: MatHeader) -> list[str]:
     if clock.on:  # not one of XG's keys: gnubg keeps it in the match's comment
         overtime = f", overtime {clock.overtime:g} s" if clock.overtime else ""
         pairs.append(("Clock", f"{clock.mode.value}, {clock.per_move:g} s a move{overtime}"))
-    return [f'; [{key} "{value.replace(chr(34), chr(39))}"]' for key, value in pairs]
+    return [f'; [{key} "{_header_value(value)}"]' for key, value in pairs]
+
+
+def _header_value(text: str) -> str:
+    """A quote would end the value early and a line break the line: a site is anyone's text."""
+    return _HEADER_UNSAFE.sub(" ", text).replace('"', "'")
 
 
 def _name(name: str, default: str) -> str:

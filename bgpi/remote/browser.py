@@ -19,10 +19,12 @@ from pathlib import Path
 from bgpi.base.i18n import _
 from bgpi.base.words import ROLL, WHITE
 from bgpi.journal.records import MatchStarted
+from bgpi.journal.store import Journal
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.present.phrases import SIDES
 from bgpi.remote.board import RemoteSeat, RemoteStatus
+from bgpi.remote.clubpost import ClubPoster
 from bgpi.remote.demo import RemoteGame, remote_board, seated
 from bgpi.remote.hands import make
 from bgpi.remote.link import Link
@@ -109,6 +111,7 @@ def run_remote_sim(
         session = RemoteSimSession(
             sim, config.ledmap, config.style, link, sound=config.sound.enabled
         )
+        session.site = config.players.site
 
         token = None if is_loopback(host) else new_token()
 
@@ -120,6 +123,14 @@ def run_remote_sim(
                 side=_(SIDES[game.side]), code=game.pairing.code
             )
             print(f"bgpi sim: {seat}", flush=True)
+            journal = sim.journal
+            if config.remote.club and isinstance(journal, Journal):  # --club NAME
+                board = game.pairing.client_id(game.side)
+                poster = ClubPoster(
+                    game.broker, config.remote.club, board=board, link=address.mat_link
+                )
+                stack.callback(poster.close)
+                session.watchers.append(lambda played: poster.watch(played.table, journal))
 
         with suppress(KeyboardInterrupt):
             asyncio.run(serve_sim(session, host=host, port=port, token=token, ready=ready))

@@ -51,9 +51,9 @@ Sections and keys (defaults in brackets)::
                else English
     [remote]   broker [""] (mqtt://HOST[:PORT] or mqtts://…), username [""], password [""],
                ca_file [""], match [""] (the code both boards share), side ["white"],
-               club [""] (publish finished matches' results there), patience [300] (seconds
-               the other board may owe a message in silence before the match is offered
-               here as won by forfeit): see docs/remote.md
+               club [""] (the club `bgpi club results` lists; `--club` publishes to
+               one), patience [300] (seconds the other board may owe a message in silence
+               before the match is offered here as won by forfeit): see docs/remote.md
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.words import RGB
+from bgpi.journal.export import MatHeader
 from bgpi.journal.records import Record
 from bgpi.journal.store import Journal
 from bgpi.present.gamelog import current_match
@@ -106,12 +107,14 @@ class Companion:
             return
         state = None
         records: tuple[Record, ...] | None = None
+        header = None
         if table is not self._table or status != self._status:
             self._status = status
             self._table = table
             if len(driver.log) != self._logged:  # a new record: read the match back
                 self._logged = len(driver.log)
                 records = self._records = current_match(journal.records())
+                header = MatHeader.journaled(journal, self.config.players.site)
                 self._analysis = _analysis_lines(journal)
             board = board_of_table(table, self.config.geometry)
             state = {
@@ -124,7 +127,7 @@ class Companion:
         if frame is not self._frame:
             self._frame = frame
             frame_part = frame_message(frame)
-        self._mailbox.put(Snapshot(state, frame_part, records))
+        self._mailbox.put(Snapshot(state, frame_part, records, header))
 
     def _post(self, rolled: DiceRolled) -> None:
         if self.post is None:

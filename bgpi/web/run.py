@@ -31,7 +31,7 @@ from bgpi.sim.simtable import Advise, Fresh, SimOptions, SimSeat, SimTable
 from bgpi.table import DecisionRequest, HintRequest, Phase, Table, waiting
 from bgpi.web.addresses import reachable_hosts
 from bgpi.web.auth import is_loopback, new_token
-from bgpi.web.server import Hub
+from bgpi.web.server import MAT_PATH, Hub
 from bgpi.web.session import SimSession
 from bgpi.web.threads import LoopThread
 
@@ -64,6 +64,16 @@ class Address:
             hosts = reachable_hosts()
         query = f"?token={self.token}" if self.token else ""
         return tuple(f"http://{_bracketed(host)}:{self.port}/{query}" for host in hosts)
+
+    @property
+    def mat_link(self) -> str | None:
+        """The page's ``.mat`` as another machine on the network opens it: without the token
+        (it lets whoever holds it use the page), so a browser that opened the page with it
+        (its cookie) gets the file, any other is refused. None on a loopback bind, which
+        nobody else reaches."""
+        if self.token is None:
+            return None
+        return self.urls[0].split("?", 1)[0] + MAT_PATH.lstrip("/")
 
 
 def _bracketed(host: str) -> str:
@@ -112,7 +122,11 @@ def new_session(
     request = waiting(sim.table)  # resumed while an engine was to answer
     if request is not None and request.player in sim.seats:
         sim.ask(request)
-    return SimSession(sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled)
+    session = SimSession(
+        sim, config.ledmap, config.style, worker=worker, sound=config.sound.enabled
+    )
+    session.site = config.players.site
+    return session
 
 
 def _godice(records: MatchStarted | list[Record] | Fresh) -> bool:
@@ -177,7 +191,9 @@ def run_sim(
 ) -> int:
     """``bgpi sim``: serve until interrupted. The match is kept in the journal in
     ``state_dir``: an unfinished one resumes, else the player chooses a new one at the
-    board, ``match`` (default: the config's) shown first."""
+    board, ``match`` (default: the config's) shown first. With ``[remote] club`` (which
+    ``bgpi sim`` sets from its ``--club`` only), each match finished is published to the
+    club on ``[remote] broker``."""
     from bgpi.journal.store import JOURNAL_NAME, Journal  # noqa: PLC0415
     from bgpi.service.app import replays, table_config  # noqa: PLC0415 (only when asked)
     from bgpi.service.resume import unfinished  # noqa: PLC0415
@@ -221,6 +237,16 @@ def run_sim(
             if token is not None:
                 _say("bgpi sim: " + _("bound to the network: every request needs the token above"))
             _say("bgpi sim: " + _("seed {seed}; Ctrl-C stops").format(seed=seed))
+            if config.remote.club:
+                from bgpi.remote.clubpost import ClubPoster  # noqa: PLC0415 (a club only)
+                from bgpi.remote.commands import board_name, broker_of  # noqa: PLC0415
+
+                broker = broker_of(config, None)
+                poster = ClubPoster(
+                    broker, config.remote.club, board=board_name(), link=address.mat_link
+                )
+                stack.callback(poster.close)
+                session.watchers.append(lambda sim: poster.watch(sim.table, journal))
 
         with suppress(KeyboardInterrupt):  # Ctrl-C is how it stops
             asyncio.run(serve_sim(session, host=host, port=port, token=token, ready=ready))

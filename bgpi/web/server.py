@@ -37,7 +37,7 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from bgpi.base.errors import BgpiError
-from bgpi.journal.export import MatExportError, export_mat
+from bgpi.journal.export import MatExportError, MatHeader, export_mat
 from bgpi.journal.records import Record
 from bgpi.web.addresses import phone_host
 from bgpi.web.auth import Guard
@@ -88,6 +88,7 @@ class Snapshot:
     state: Mapping[str, object] | None = None
     frame: Mapping[str, object] | None = None
     records: Sequence[Record] | None = None  # the current match's, for the .mat
+    header: MatHeader | None = None  # the .mat's header lines, as `bgpi export` writes them
 
     def then(self, newer: Snapshot) -> Snapshot:
         """This snapshot and a newer one as one: each part the newer's where it has one."""
@@ -95,6 +96,7 @@ class Snapshot:
             newer.state if newer.state is not None else self.state,
             newer.frame if newer.frame is not None else self.frame,
             newer.records if newer.records is not None else self.records,
+            newer.header if newer.header is not None else self.header,
         )
 
 
@@ -172,6 +174,7 @@ class Hub:
         self.state: str | None = None
         self.frame: str | None = None
         self.records: tuple[Record, ...] = ()
+        self.header: MatHeader | None = None
         self._files = {path: _read(name) for path, (name, _) in FILES.items()}
 
     # -- publishing (on the hub's loop) -------------------------------------------------------
@@ -180,6 +183,8 @@ class Hub:
         """Send what changed to every page."""
         if snapshot.records is not None:
             self.records = tuple(snapshot.records)
+        if snapshot.header is not None:
+            self.header = snapshot.header
         if snapshot.state is not None:
             self.state = self._send(Kind.STATE, snapshot.state, self.state)
         if snapshot.frame is not None:
@@ -328,7 +333,7 @@ class Hub:
         if not self.records:
             return _response(http.HTTPStatus.NOT_FOUND, "no match has been played yet\n")
         try:
-            text = export_mat(self.records)
+            text = export_mat(self.records, self.header)
         except MatExportError as exc:
             log.warning("cannot export the match: %s", exc)
             return _response(http.HTTPStatus.INTERNAL_SERVER_ERROR, f"bgpi: {exc}\n")

@@ -30,7 +30,7 @@ but presses.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.i18n import _
@@ -46,7 +46,9 @@ from bgpi.base.words import (
     zone_name,
 )
 from bgpi.hal.errors import HalError
-from bgpi.journal.records import Seat
+from bgpi.journal.export import MatHeader
+from bgpi.journal.records import Record, Seat
+from bgpi.journal.store import Journal
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
 from bgpi.present.gamelog import current_match
@@ -78,6 +80,11 @@ class SimSession:
         sound: bool = False,
     ) -> None:
         self.sim = sim
+        self.site = "bgpi"  # the .mat's [Site] line: the config's [players] site, as set
+        # Told the table after each step of the clock, on the loop (a club's poster).
+        self.watchers: list[Callable[[SimTable], None]] = []
+        self._header: tuple[Record, MatHeader] | None = None  # the match's first record's
+        self._latest: tuple[Record, ...] | None = None  # the journal's, on a fresh board
         self.worker = worker  # the engine's thread, answering into the table's inbox
         self.sound = sound  # [sound] enabled: the page plays the cues until muted
         self.ledmap = ledmap
@@ -115,6 +122,8 @@ class SimSession:
         # The simulated hands throw the GoDice once the table waits for them (bgpi sim
         # --dice godice): a person at the page pressed ROLL, or the engine rolled.
         self.sim.throw_godice()
+        for watch in self.watchers:
+            watch(self.sim)
 
     def answered(self) -> None:
         """Wait until the engine has answered everything asked so far, and let the table
@@ -283,7 +292,31 @@ class SimSession:
         if sim.frame is not self._frame:
             self._frame = sim.frame
             frame = frame_message(sim.frame)
-        return Snapshot(state, frame, records)
+        if records == ():  # a fresh board: the download is the journal's latest match
+            records = self._journaled()
+        return Snapshot(state, frame, records, self._header_of(records))
+
+    def _journaled(self) -> tuple[Record, ...]:
+        """The journal's latest match, as the companion's download gives it (read once:
+        nothing is journaled before a match starts, and then the log holds it)."""
+        if self._latest is None:
+            journal = self.sim.journal
+            self._latest = current_match(journal.records()) if isinstance(journal, Journal) else ()
+        return self._latest
+
+    def _header_of(self, records: Sequence[Record] | None) -> MatHeader | None:
+        """The download's header, read from the journal once per match."""
+        if not records:
+            return None
+        if self._header is None or self._header[0] is not records[0]:
+            journal = self.sim.journal
+            header = (
+                MatHeader.journaled(journal, self.site)
+                if isinstance(journal, Journal)
+                else MatHeader(self.site)
+            )
+            self._header = (records[0], header)
+        return self._header[1]
 
 
 def _zone(message: Mapping[str, object]) -> int:

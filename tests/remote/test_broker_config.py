@@ -108,4 +108,4 @@ def test_two_boards_play_a_match_and_publish_its_result_through_the_documented_b
         capture_output=True, text=True, check=False, timeout=60,
     )  # fmt: skip
     assert listed.returncode == 0, listed.stderr
-    assert len(listed.stdout.splitlines()) == 1, listed.stdout
+    assert len(listed.stdout.splitlines()) == 2, listed.stdout  # the table's head, one match

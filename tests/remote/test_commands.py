@@ -98,3 +98,18 @@ def test_sim_remote_takes_the_same_seat_options(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().err == (
         "bgpi sim: --remote needs the match code: --match CODE or [remote] match\n"
     )
+
+
+def test_a_demo_for_a_club_needs_a_broker_before_it_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bgpi.toml"
+    config.write_text("")
+    assert main(["demo", "--config", str(config), "--length", "1", "--club", "x"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "bgpi demo: no broker: give --remote/--broker URL or set [remote] broker\n",
+    )
+    config.write_text('[remote]\nbroker = "mqtt://127.0.0.1:1"\n')
+    assert main(["demo", "--config", str(config), "--length", "1", "--club", "a/b"]) == 2
+    assert "club name 'a/b': 1 to 64 characters" in capsys.readouterr().err

@@ -18,7 +18,7 @@ import pytest
 
 from bgpi.base.geometry import Geometry
 from bgpi.base.words import BLACK, ROLL, WHITE, ButtonName
-from bgpi.journal.export import export_mat
+from bgpi.journal.export import MatHeader, export_mat
 from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record, Rolled, from_json
 from bgpi.journal.store import Journal
 from bgpi.lights.scene import Meaning
@@ -27,7 +27,8 @@ from bgpi.present.leds import scene_of
 from bgpi.present.status import status
 from bgpi.remote.board import LinkState
 from bgpi.remote.broker import Broker
-from bgpi.remote.club import ClubResult
+from bgpi.remote.club import ClubResult, Ending
+from bgpi.remote.evening import table
 from bgpi.remote.fairdice import SECRET_BYTES
 from bgpi.remote.log import MessageLog, log_path
 from bgpi.remote.pairing import Pairing
@@ -166,9 +167,10 @@ def test_the_game_log_and_the_clubs_result_say_it() -> None:
     for record in records:
         log.add(record)
     assert log.lines[-1].text == "White wins the match by forfeit"
-    result = ClubResult.of(records, date="2026-11-23")
+    result = ClubResult.of(records, MatHeader("b", None, 1_795_000_000.0))
     assert ClubResult.from_json(result.to_json()) == result
-    assert result.line().endswith("(3-point match, White by forfeit)")
+    assert result.forfeit == WHITE and result.ending is Ending.FORFEIT
+    assert table([result])[1].endswith("  3       off    forfeit, White wins")
 
 
 def test_a_board_stopped_while_it_owes_its_reveal_loses_by_forfeit_and_both_agree(

@@ -57,10 +57,22 @@ def test_a_whole_match_between_two_boards_and_the_clubs_results(
     )  # fmt: skip
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert len(lines) == 1, lines  # both boards published the same result: listed once
+    assert len(lines) == 2, lines  # both boards published the same result: listed once
+    assert lines[0].split() == [
+        "date",
+        "time",
+        "board",
+        "players",
+        "score",
+        "length",
+        "clock",
+        "ended",
+    ]
     assert re.fullmatch(
-        rf"\d{{4}}-\d\d-\d\d  White {won} - {lost} Black  \(3-point match\)", lines[0]
-    )
+        rf"\d{{4}}-\d\d-\d\d  \d\d:\d\d  bgpi-\w+-(white|black)  White - Black  {won}-{lost}"
+        r" +3 +off +(played out|resigned)",
+        lines[1],
+    ), lines[1]
     other = subprocess.run(
         [sys.executable, "-m", "bgpi", "club", "results", "--broker", mosquitto.url,
          "--club", "Elsewhere"],

@@ -10,7 +10,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from bgpi.base.words import BLACK, WHITE
-from bgpi.journal.export import export_mat
+from bgpi.journal.export import MatHeader, export_mat
 from bgpi.present.gamelog import current_match
 from bgpi.service.config import Config
 from bgpi.web.run import SimServer
@@ -92,7 +92,8 @@ def test_hands_through_the_socket_play_the_opening_and_the_mat_follows(server: S
     assert status == 200
     assert headers["content-disposition"] == 'attachment; filename="bgpi-match.mat"'
     records = server.call(lambda s: current_match(s.sim.driver.log))
-    assert body.decode() == export_mat(records)
+    # Headed as `bgpi export` heads it: the config's site (no journal here, so no date).
+    assert body.decode() == export_mat(records, MatHeader("bgpi"))
     assert "31: 13/10 6/5" in body.decode()
 
 
