@@ -52,6 +52,14 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
         help="the built-in player makes an illegal play in this share of its plays (0 to 1; "
         "seeded), for the opponent to accept or have corrected",
     )
+    demo.add_argument(
+        "--takebacks",
+        type=share,
+        default=0.0,
+        metavar="RATE",
+        help="the built-in player asks to take back this share of its plays (0 to 1; seeded), "
+        "before the other rolls; the other agrees unless the play hit it",
+    )
     _remote_seat_options(demo)
     _club_options(commands, common)
     sim = add_command(commands, common, "sim", _sim, "play on the simulated board in the browser")
@@ -89,7 +97,11 @@ def _demo(config: Config, args: argparse.Namespace) -> int:
     say = functools.partial(print, "bgpi demo:", file=sys.stderr, flush=True)
     try:
         sides, engines = open_sides(
-            (args.white, args.black), say=say, timeout=config.seats.timeout_s, slips=args.slips
+            (args.white, args.black),
+            say=say,
+            timeout=config.seats.timeout_s,
+            slips=args.slips,
+            takebacks=args.takebacks,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None

@@ -28,6 +28,10 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   gives the backgammon, the comment says the score gnubg shows stays short of the match, and
   the match's winner is in the comment alone. gnubg drops a game with no roll in it, so a
   forfeit before a game's opening roll is in the comment alone too, which says so.
+- A play taken back by agreement (:class:`~bgpi.journal.records.TakenBack`) is not written:
+  its line holds the play made after it, as if the first had never been made. With the
+  times, a ``;`` comment at the top says where, what and when (gnubg keeps it as the match's
+  comment; inside a game its importer does not always pass over a comment line).
 - An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
   game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
   the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
@@ -69,6 +73,7 @@ from bgpi.journal.records import (
     ResignOffered,
     Rethrown,
     Rolled,
+    TakenBack,
     to_json,
 )
 from bgpi.rules import Match, MatchRules, RulesError
@@ -274,6 +279,7 @@ class _Writer:
         self.turn_played = False  # the turn ends with the next record, unless that wins
         self.header: list[str] = []
         self.flags: list[str] = []  # the clock's flag falls, said at the top
+        self.takebacks: list[str] = []  # with the times: each play taken back, at the top
         self.forfeit: Forfeit | None = None  # a remote match won by forfeit, said at the top
         self.forfeit_note = ""  # what its comment adds
         self.unforfeited: _Saved = self._saved()  # as the game stood before the forfeit
@@ -283,6 +289,7 @@ class _Writer:
         lines = [*self.header, ""] if self.header else []
         lines.extend(f"; {game.cut}" for game in self.games if game.cut is not None)
         lines.extend(f"; {flag}" for flag in self.flags)
+        lines.extend(f"; {takeback}" for takeback in self.takebacks)
         if self.forfeit is not None:
             winner = self.forfeit.winner
             lines.append(
@@ -321,6 +328,9 @@ class _Writer:
             return
         if not self.games:
             raise MatExportError("no GameStarted before it")
+        if isinstance(record, TakenBack):
+            self._taken_back(self.games[-1], record)
+            return
         if self.turn_played and not (isinstance(record, GameEnded) and not record.dropped):
             self.match = self.match.end_turn()
             self.turn_played = False
@@ -447,6 +457,26 @@ class _Writer:
             game.add(record.player, text)
             game.opening_played = True
         self.turn_played = True
+
+    def _taken_back(self, game: _Game, record: TakenBack) -> None:
+        """The play just made is taken back: its line holds the roll alone again, for the
+        play made after it; with the times, a comment says what was taken back."""
+        self._check_turn(record.player)
+        dice = self.match.dice
+        if not self.turn_played or dice is None:
+            raise MatExportError(f"player {record.player} takes back no play")
+        self.turn_played = False
+        if game.cut is not None or not game.cells:
+            return  # the game's moves stopped at an accepted illegal play: nothing written
+        last = len(game.cells) - 1
+        game.cells[last] = mat_play(dice, ())
+        game.times.pop(last, None)
+        if self.stamps is not None:
+            made = time.strftime("%H:%M:%S", time.localtime(self.stamps[1]))
+            self.takebacks.append(
+                f"Game {game.number}, line {last // 2 + 1}: {self.names[record.player]} took "
+                f"back {mat_play(dice, record.moves)} at {made}, as agreed"
+            )
 
     def _answer(self, game: _Game, record: ResignAnswered) -> None:
         if not record.accepted:

@@ -36,6 +36,7 @@ class Kind(StrEnum):
     CLOCK = "clock"
     FLAG = "flag"
     FORFEIT = "forfeit"
+    TAKEBACK = "takeback"
     RETHROW = "rethrow"
 
 
@@ -323,6 +324,24 @@ class Forfeit:
         _read_player(self, "winner")
 
 
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """``player`` took back the play just made (``moves``, as its :class:`Played` holds
+    them), the opponent agreeing before rolling or doubling, in a match off the clock. The
+    play stays in the journal before it; the game goes on from the position before it, the
+    same dice to play again. A match file writes only the play made after it."""
+
+    kind: ClassVar[Kind] = Kind.TAKEBACK
+    player: Player
+    moves: tuple[tuple[int, int, int, bool], ...]
+
+    def __post_init__(self) -> None:
+        _read_player(self)
+
+    def move_values(self) -> tuple[Move, ...]:
+        return tuple(Move(*move) for move in self.moves)
+
+
 class Unfit(StrEnum):
     """Why a throw read from GoDice does not count (the rule sheets: a die that lands cocked
     is thrown again, both dice with it)."""
@@ -368,6 +387,7 @@ Record = (
     | Clocked
     | FlagFell
     | Forfeit
+    | TakenBack
     | Rethrown
 )
 
@@ -388,6 +408,7 @@ _KINDS: dict[Kind, type[Any]] = {
         Clocked,
         FlagFell,
         Forfeit,
+        TakenBack,
         Rethrown,
     )
 }

@@ -29,6 +29,7 @@ from bgpi.journal.records import (
     ResignOffered,
     Rethrown,
     Rolled,
+    TakenBack,
     Unfit,
 )
 from bgpi.present.numbering import printed_moves
@@ -81,6 +82,7 @@ class GameLog:
     names: tuple[str, str] = ("White", "Black")
     score: list[int] = field(default_factory=lambda: [0, 0])
     rolled: int | None = None  # the line of the roll that the next play completes
+    dice: tuple[int, int] | None = None  # the last roll, played again after a takeback
 
     @property
     def complete(self) -> int:
@@ -88,23 +90,8 @@ class GameLog:
         return len(self.lines) - (self.rolled is not None)
 
     def add(self, record: Record) -> None:
-        if isinstance(record, MatchStarted):
-            self.names, self.score = players(record.names), [0, 0]
-            if record.length:
-                line = _("{white} (white) and {black} (black): a {length}-point match")
-            else:
-                line = _("{white} (white) and {black} (black): a money session")
-            white, black = self.names
-            self._say(line.format(white=white, black=black, length=record.length), None, "match")
-        elif isinstance(record, GameStarted):
-            number = sum(entry.kind == "game" for entry in self.lines) + 1
-            line = _("Game {number}, score {white_score}-{black_score}")
-            white_score, black_score = self.score
-            self._say(
-                line.format(number=number, white_score=white_score, black_score=black_score),
-                None,
-                "game",
-            )
+        if isinstance(record, MatchStarted | GameStarted):
+            self._started(record)
         elif isinstance(record, OpeningRolled):
             self._opening(record)
         elif isinstance(record, Rolled):
@@ -123,6 +110,8 @@ class GameLog:
             self._illegal(record)
         elif isinstance(record, FlagFell | Rethrown):
             self._aside(record)
+        elif isinstance(record, TakenBack):
+            self._taken_back(record)
         # OpeningDie: the pair follows as OpeningRolled; Clocked: the clock shows it.
 
     def _illegal(self, record: IllegalAccepted) -> None:
@@ -133,6 +122,35 @@ class GameLog:
             text = f"{self.lines[rolled].text} {accepted}"
             del self.lines[rolled]
         self._say(text, record.player, "play")
+
+    def _started(self, record: MatchStarted | GameStarted) -> None:
+        if isinstance(record, GameStarted):
+            number = sum(entry.kind == "game" for entry in self.lines) + 1
+            line = _("Game {number}, score {white_score}-{black_score}")
+            white_score, black_score = self.score
+            self._say(
+                line.format(number=number, white_score=white_score, black_score=black_score),
+                None,
+                "game",
+            )
+            return
+        self.names, self.score = players(record.names), [0, 0]
+        if record.length:
+            line = _("{white} (white) and {black} (black): a {length}-point match")
+        else:
+            line = _("{white} (white) and {black} (black): a money session")
+        white, black = self.names
+        self._say(line.format(white=white, black=black, length=record.length), None, "match")
+
+    def _taken_back(self, record: TakenBack) -> None:
+        """The play stays in the log as made, the takeback after it, and the same roll on a
+        line of its own for the play made again."""
+        name = self.names[record.player]
+        moves = printed_moves(record.player, record.move_values())
+        line = _("{name}'s {moves} taken back, as agreed").format(name=name, moves=moves)
+        self._say(line, record.player, "takeback")
+        if self.dice is not None:
+            self._roll(record.player, self.dice)
 
     def _flag(self, record: FlagFell) -> None:
         name, other = self.names[record.player], self.names[record.player.other]
@@ -182,7 +200,7 @@ class GameLog:
         self._roll(first, dice)
 
     def _roll(self, player: Player, dice: tuple[int, int]) -> None:
-        self.rolled = len(self.lines)
+        self.rolled, self.dice = len(self.lines), dice
         self._say(f"{self.names[player]} {_dice(dice)}:", player, "roll")
 
     def _played(self, record: Played) -> None:

@@ -33,6 +33,7 @@ from bgpi.table.phases import (
     ResignPending,
     Rolling,
     Said,
+    TakebackAsked,
 )
 from bgpi.table.thrown import GODICE_FAULT
 
@@ -266,6 +267,22 @@ def _illegal(table: Table, scene: Scene) -> Scene:
     return _wrong(replace(scene, dice_left=()), diff)
 
 
+def _takeback_asked(table: Table, scene: Scene) -> Scene:
+    """The play asked back lit as a candidate is (its points), over the board that shows
+    it; the answer is the lit buttons of the player on roll."""
+    at = table.at
+    assert isinstance(at, TakebackAsked)
+    player = at.undo.player
+    zones = frozenset(zone_of(player, index) for move in at.undo.moves for index in move[:2])
+    return _guidance(table, replace(scene, candidate=zones, dice=(), dice_left=()))
+
+
+def _taking_back(table: Table, scene: Scene) -> Scene:
+    """The checkers go back to the position before the play taken back: what to take away
+    and what to add, as a wrong board shows it; the dice to play again stand beside."""
+    return _guidance(table, scene)
+
+
 def _choosing(table: Table, scene: Scene) -> Scene:
     """The option chosen shows on the score pixels: White's side its value (the cube limit
     as its doublings, 2 one pixel to 64 six), Black's side which option it is (1 the length,
@@ -308,6 +325,8 @@ SCENES: Final[dict[Phase, Callable[[Table, Scene], Scene]]] = {
     Phase.RESIGNING: _resigning,
     Phase.RESIGN_OFFERED: _resigning,
     Phase.ILLEGAL: _illegal,
+    Phase.TAKEBACK_ASKED: _takeback_asked,
+    Phase.TAKING_BACK: _taking_back,
     Phase.CHOOSING: _choosing,
     Phase.ENDING: _ending,
     Phase.GAME_OVER: _over,

@@ -24,6 +24,7 @@ from bgpi.lights.scene import Alert, Scene
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, SEATS, capitalized, either, option_phrase, players
 from bgpi.present.phrases import zone as shown_zone
+from bgpi.rules import Move
 from bgpi.sensing.board import zone_of
 from bgpi.sensing.mistakes import Mistake, mistake_words
 from bgpi.table import (
@@ -39,7 +40,8 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused, thrower
-from bgpi.table.phases import Choosing, Entering
+from bgpi.table.phases import Choosing, Entering, TakebackAsked, TakingBack
+from bgpi.table.seats import computer_waits
 from bgpi.table.thrown import GODICE_FAULT
 
 CLAIM: Final = Intent.CLAIM_FORFEIT
@@ -70,7 +72,7 @@ def status(table: Table, scene: Scene) -> str:
     mistake = table.mistake
     if mistake is not None and table.phase is Phase.MOVING:
         line = _mistake_line(table, mistake, words)
-    elif scene.alert is Alert.WRONG and table.phase is not Phase.ILLEGAL:
+    elif scene.alert is Alert.WRONG and table.phase not in (Phase.ILLEGAL, Phase.TAKING_BACK):
         line = _("The board is wrong: take away what blinks red, add where blue winks.")
         if words:
             line += " " + _("Or {choices}.").format(choices=either(words))
@@ -113,8 +115,15 @@ def _waited(table: Table) -> Player | None:
     """The player whose seat, not a person here, the table waits for while no person's
     button does anything (a person's press, where there is one, is what the line says)."""
     asked = waiting(table)
-    if asked is None or any(row.intent is not CLAIM for _player, row in active_rows(table)):
-        return None  # (a claim offered is said beside what the silent seat may decide)
+    # A claim offered, or asking to take back the play just made, is said beside what the
+    # seat the table waits for may decide (the computer waits a moment for a takeback).
+    asides = (CLAIM, Intent.ASK_TAKEBACK)
+    pressing = [row for _player, row in active_rows(table) if row.intent not in asides]
+    turn = table.match.turn
+    if asked is None and computer_waits(table) and turn is not None and not pressing:
+        return turn
+    if asked is None or pressing:
+        return None
     return Player(asked.player)
 
 
@@ -284,6 +293,28 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
     return line
 
 
+def _takeback_asked(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, TakebackAsked)
+    asker = at.undo.player
+    moves = printed_moves(asker, tuple(Move(*move) for move in at.undo.moves))
+    line = _("{name} asks for a takeback of {moves} (lit): {other} {choices}.")
+    return line.format(
+        name=_names(table)[asker], moves=moves, other=_names(table)[turn], choices=either(words)
+    )
+
+
+def _taking_back(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    at, turn = table.at, _turn(table)
+    assert isinstance(at, TakingBack)
+    dice = "-".join(str(d) for d in sorted(table.match.dice or (), reverse=True))
+    line = _(
+        "{name}'s {moves} is taken back: put the checkers back (take away what blinks red,"
+        " add where blue winks), then play {dice} again."
+    )
+    return line.format(name=_on_roll(table), moves=printed_moves(turn, at.moves), dice=dice)
+
+
 def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
@@ -349,6 +380,8 @@ SENTENCES: Final[dict[Phase, Callable[[Table, Scene, Sequence[str]], str]]] = {
     Phase.RESIGNING: _resigning,
     Phase.RESIGN_OFFERED: _resigning,
     Phase.ILLEGAL: _illegal,
+    Phase.TAKEBACK_ASKED: _takeback_asked,
+    Phase.TAKING_BACK: _taking_back,
     Phase.CHOOSING: _choosing,
     Phase.ENDING: _ending,
     Phase.GAME_OVER: _over,

@@ -28,20 +28,25 @@ from bgpi.journal.records import (
     DiceSource,
     GameStarted,
     MatchStarted,
+    Played,
     Record,
     ResignAnswered,
     ResignOffered,
     Seat,
+    TakenBack,
 )
+from bgpi.present.numbering import printed_moves
 from bgpi.present.printer import Printer
-from bgpi.rules import BAR, GameResult, Match, Play, Position, legal_plays
+from bgpi.rules import BAR, GameResult, Match, Play, Position, apply_move, legal_plays
 from bgpi.sensing.board import observe, zone_of
 from bgpi.sensing.tracker import Kind
 from bgpi.service.driver import Journal
 from bgpi.sim.simtable import Fresh, SimOptions, SimTable
 from bgpi.sim.slips import Slip, slip_of
-from bgpi.table import Decided, Guided, Illegal, Intent, Phase, waiting
+from bgpi.table import Decided, Guided, Illegal, Intent, Phase, TakebackAsked, Undo, waiting
+from bgpi.table.buttons import may_take_back
 from bgpi.table.phases import UNSEEN_WAIT
+from bgpi.table.seats import computer_waits
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
 
@@ -54,11 +59,14 @@ class PipPlayer:
     may still win. With ``slips`` (a share of its plays, 0 to 1) it sometimes carries a
     checker one pip too far (:mod:`bgpi.sim.slips`); as the opponent of such a slip it accepts
     it when it leaves the slipper no better off than the play it chose, and else demands
-    the correction."""
+    the correction. With ``takebacks`` (likewise a share) it asks to take back a play it
+    has just made, once a turn, and makes another instead; as the opponent it agrees,
+    unless the play hit one of its checkers (a hit stands)."""
 
     double_lead: float = 0.12
     drop_behind: float = 0.25
     slips: float = 0.0
+    takebacks: float = 0.0
     thinks: float = 0.0  # the longest it thinks over a play, in seconds (seeded)
 
     def resigns(self, view: Position, declined: GameResult | None) -> GameResult | None:
@@ -85,10 +93,23 @@ class PipPlayer:
         best = max(worth(play.result) for play in legal_plays(before, dice))
         return worth(after) <= best
 
-    def choose(self, view: Position, match: Match, rng: random.Random) -> Play:
+    def choose(
+        self, view: Position, match: Match, rng: random.Random, instead: Position | None = None
+    ) -> Play:
+        """The play it likes best; after a takeback, one that does not lead to ``instead``
+        (the play taken back's result), where the roll has another."""
         assert match.dice is not None
         plays = legal_plays(view, match.dice)
-        return max(plays, key=lambda play: (worth(play.result), rng.random()))
+        others = [play for play in plays if play.result != instead] or plays
+        return max(others, key=lambda play: (worth(play.result), rng.random()))
+
+    def takes_back(self, rng: random.Random) -> bool:
+        """Whether to ask to take back the play just made (``takebacks`` of them)."""
+        return bool(self.takebacks) and rng.random() < self.takebacks
+
+    def lets_take_back(self, undo: Undo) -> bool:
+        """Whether to let the other take back ``undo``: yes, unless it hit a checker."""
+        return not any(hit for _src, _dst, _die, hit in undo.moves)
 
     def doubles(self, view: Position, match: Match) -> bool:
         mine, theirs = view.pip_count
@@ -197,11 +218,20 @@ def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: 
     where the other player decides (a double, a resignation, an illegal play), theirs."""
     phase, turn = sim.phase, sim.match.turn
     assert turn is not None
+    if phase is Phase.BEFORE_ROLL and _asks_takeback(sim, players[turn.other], rng, say):
+        return
+    if computer_waits(sim.table):  # for a takeback of the play just made, then it rolls
+        sim.advance(sim.table.config.takeback_wait)
+        return
     deciding = turn.other if phase in _OTHER_DECIDES else turn
     side = players[deciding]
     assert isinstance(side, PipPlayer)
     if phase is Phase.BEFORE_ROLL:
         _before_roll(sim, side, turn)
+    elif phase is Phase.TAKEBACK_ASKED:
+        _answer_takeback(sim, side, deciding, say)
+    elif phase is Phase.TAKING_BACK:
+        sim.setup(sim.position)  # the hands put the checkers of the play taken back back
     elif phase is Phase.DOUBLED:
         _answer_double(sim, side, deciding)
     elif phase is Phase.RESIGN_OFFERED:
@@ -217,6 +247,38 @@ def _person(sim: SimTable, players: tuple[Side, Side], rng: random.Random, say: 
 
 _OTHER_DECIDES = (Phase.DOUBLED, Phase.RESIGN_OFFERED, Phase.ILLEGAL)
 Say = Callable[[str], None]
+
+
+def _asks_takeback(sim: SimTable, side: Side, rng: random.Random, say: Say) -> bool:
+    """The built-in player who has just played asks now and then to take it back (hold
+    ROLL), before the other rolls: never twice in a turn (not the play made instead)."""
+    asker = sim.match.turn
+    if asker is None or not isinstance(side, PipPlayer):
+        return False
+    asker = asker.other
+    records = sim.driver.log
+    again = len(records) > 1 and isinstance(records[-2], TakenBack)
+    if again or not may_take_back(sim.table, asker) or not side.takes_back(rng):
+        return False
+    played = records[-1]
+    assert isinstance(played, Played)
+    say(
+        _("  {name} asks for a takeback of {moves}").format(
+            name=sim.table.names[asker], moves=printed_moves(asker, played.move_values())
+        )
+    )
+    sim.press(asker, ROLL, hold=sim.table.config.long_press + 0.2)
+    return True
+
+
+def _answer_takeback(sim: SimTable, side: PipPlayer, other: Player, say: Say) -> None:
+    at = sim.table.at
+    assert isinstance(at, TakebackAsked)
+    if side.lets_take_back(at.undo):
+        sim.roll(other)
+        return
+    say(_("  {name} refuses: the play stands").format(name=sim.table.names[other]))
+    sim.cube(other)
 
 
 def _before_roll(sim: SimTable, side: PipPlayer, turn: Player) -> None:
@@ -266,7 +328,7 @@ def _play(sim: SimTable, side: PipPlayer, turn: Player, rng: random.Random, say:
             return  # the flag fell while it thought
     match, view = sim.match, sim.table.mover_view
     assert match.dice is not None
-    choice = side.choose(view, match, rng)
+    choice = side.choose(view, match, rng, _taken_back(sim, turn))
     if sim.table.observation != observe(view, turn, sim.table.config.caps):
         sim.setup(sim.position)  # the slipped checker back where it was, and all with it
         sim.make_play(turn, choice.moves)
@@ -286,6 +348,17 @@ def _play(sim: SimTable, side: PipPlayer, turn: Player, rng: random.Random, say:
             sim.make_play(turn, choice.moves)
     sim.roll(turn)
     _confirm(sim, turn, choice)
+
+
+def _taken_back(sim: SimTable, turn: Player) -> Position | None:
+    """The result of the play ``turn`` has just taken back, if that is the last record."""
+    last = sim.driver.log[-1] if sim.driver.log else None
+    if not isinstance(last, TakenBack) or last.player != turn:
+        return None
+    result = sim.table.mover_view
+    for move in last.move_values():
+        result = apply_move(result, move)
+    return result
 
 
 def _make_slip(sim: SimTable, turn: Player, slip: Slip) -> bool:
@@ -384,11 +457,12 @@ def open_sides(
     say: Callable[[str], None],
     timeout: float = 60.0,
     slips: float = 0.0,
+    takebacks: float = 0.0,
 ) -> tuple[tuple[Side, Side], list[Engine]]:
     """The demo's two sides for ``seats`` (``demo`` or ``gnubg[:LEVEL]``; a person cannot
     play without hands) and the engines opened for them, to close. A gnubg seat where gnubg
     is not installed is said and played by the built-in player, who slips (makes an illegal
-    play) in ``slips`` of its plays."""
+    play) in ``slips`` of its plays and asks to take back ``takebacks`` of them."""
     sides: list[Side] = []
     engines: list[Engine] = []
     for seat in seats:
@@ -400,7 +474,7 @@ def open_sides(
             else open_engine(seat, say=say, timeout=timeout, instead="the built-in player")
         )
         if engine is None:
-            sides.append(PipPlayer(slips=slips))
+            sides.append(PipPlayer(slips=slips, takebacks=takebacks))
         else:
             engines.append(engine)
             sides.append(EngineSeat(engine, say))

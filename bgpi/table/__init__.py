@@ -41,6 +41,9 @@ from bgpi.table.phases import (
     ResignPending,
     Rolling,
     Setup,
+    TakebackAsked,
+    TakingBack,
+    Undo,
 )
 from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
 
@@ -93,7 +96,10 @@ __all__ = [
     "Step",
     "Table",
     "TableConfig",
+    "TakebackAsked",
+    "TakingBack",
     "Tick",
+    "Undo",
     "Who",
     "active_rows",
     "lit_move",

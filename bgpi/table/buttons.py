@@ -19,6 +19,17 @@ then; a press with no row does nothing, and a ROLL refused while moving says why
 board not yet settled (the last checker just dropped) waits for the board, and these rows
 decide it once it has settled (:mod:`bgpi.table.settling`).
 
+A takeback is asked by the player who just played, before the opponent rolls or doubles (a
+roll or a double answers it: the play stands), and only in a casual match: on the clock the
+play is the time it took, and a remote board has already been sent the play and its hands
+may be making it (the protocol has no word to take it back). The opponent agrees or
+refuses; the computer in the other seat agrees at once (a person's takeback against the
+computer is casual play's custom), but its own plays are never taken back: it asks nothing.
+Taken back, the hands put the checkers back as the lights show a wrong board, and the
+player makes a play again with the same dice (*moving* straight away only where the
+sensors cannot see the play taken back). *takeback* is the phase of a takeback asked,
+*taking back* the one where the checkers go back.
+
 In "leads to", *before* is the phase before rolling and *over* is game over or match over
 (a play or a resignation that wins the match); *entering* is where dice thrown by hand are
 entered (the match's dice are the players' own). The *enterer* is the player whose roll it
@@ -50,6 +61,13 @@ before     on roll   CUBE   short double                     doubled       the r
                                                                            ROLL)
 before     on roll   CUBE   held  choose a resignation       resigning     the board, as ROLL
 before     on roll   ROLL   held  hint: would gnubg double?  before        hints on for the seat
+before     the other ROLL   held  ask to take back the play  takeback,     a person's play of a
+                                  just made (the computer    taking back,  move just made, the
+                                  agrees at once)            moving        board showing it; no
+                                                                           clock, no remote board
+takeback   on roll   ROLL   short let it be taken back       taking back,
+                                                             moving
+takeback   on roll   CUBE   short refuse: the play stands    before
 doubled    the other ROLL   short take                       before
 doubled    the other ROLL   held  beaver                     before        the rules allow it
 doubled    the other CUBE   short drop                       game over
@@ -117,7 +135,7 @@ from bgpi.lights.scene import Meaning
 from bgpi.rules.errors import IllegalCubeActionError
 from bgpi.sensing.tracker import Kind
 from bgpi.table.board import shows
-from bgpi.table.phases import Entering, Guided, Illegal, Moving, Phase, Rolling
+from bgpi.table.phases import BeforeRoll, Entering, Guided, Illegal, Moving, Phase, Rolling
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -174,6 +192,9 @@ class Intent(Enum):
     TAKE_DIE = "take the die shown"
     TAKE_DOUBLET = "take the die shown as a doublet"
     ENTER_BY_HAND = "enter this roll by hand"
+    ASK_TAKEBACK = "ask to take back the play"
+    ACCEPT_TAKEBACK = "let the play be taken back"
+    REFUSE_TAKEBACK = "refuse the takeback"
     CLAIM_FORFEIT = "claim the match by forfeit"
 
 
@@ -292,6 +313,25 @@ def unseen_lit(table: Table, player: Player = WHITE) -> bool:
     return shows(seen, at.steps[at.done + 1], table.config.caps)
 
 
+def may_take_back(table: Table, player: Player) -> bool:
+    """Whether ``player`` may ask to take back the play just made: a person's play of at
+    least one move, the opponent not yet rolled or doubled (the phase before rolling still
+    holds the play), the board showing it (what the opponent agrees to take back), off the
+    clock (the play is the time it took) and against no remote board (it was sent the play,
+    and has no word to take it back)."""
+    at = table.at
+    undo = at.undo if isinstance(at, BeforeRoll) else None
+    return (
+        undo is not None
+        and undo.player == player
+        and bool(undo.moves)
+        and table.seats[player] is Seat.PERSON
+        and Seat.REMOTE not in table.seats
+        and table.clock is None
+        and table.board_ok()
+    )
+
+
 def _hints(table: Table, player: Player) -> bool:
     return player in table.config.hints
 
@@ -348,6 +388,7 @@ S, H = Hold.SHORT, Hold.HELD
 # A held meaning never lights its button (the button shows its short meaning, or nothing):
 # the hint rows borrow a meaning only to fill the row; the status line says them.
 HINT_LIGHT: Final = Meaning.CONFIRM
+TAKEBACK_LIGHT: Final = Meaning.DECLINE  # likewise: asking is a held ROLL, never lit
 P = Phase
 # Where presses lead: the game won (or the match); back to the turn where it was; a new
 # game, whose opening starts at once on a board already set up.
@@ -400,6 +441,14 @@ ROWS: Final = (
         Meaning.ACKNOWLEDGE, N_("ROLL to pass"), _cannot_move),
     Row(P.MOVING, Who.ON_ROLL, ROLL, S, Intent.END_TURN_ILLEGAL, (P.ILLEGAL,),
         Meaning.END_TURN, N_("ROLL ends the turn as it stands"), _illegal_may_end),
+    Row(P.BEFORE_ROLL, Who.OTHER, ROLL, H, Intent.ASK_TAKEBACK,
+        (P.TAKEBACK_ASKED, P.TAKING_BACK, P.MOVING), TAKEBACK_LIGHT,
+        N_("the player who just played may hold ROLL to ask for a takeback"),
+        may_take_back),
+    Row(P.TAKEBACK_ASKED, Who.ON_ROLL, ROLL, S, Intent.ACCEPT_TAKEBACK,
+        (P.TAKING_BACK, P.MOVING), Meaning.ACCEPT, N_("lets it be taken back (ROLL)")),
+    Row(P.TAKEBACK_ASKED, Who.ON_ROLL, CUBE, S, Intent.REFUSE_TAKEBACK, (P.BEFORE_ROLL,),
+        Meaning.DECLINE, N_("refuses: the play stands (CUBE)")),
     Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, ROLLED,
         Meaning.ACCEPT, N_("accepts it by rolling (ROLL)"), _readable),
     Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, (P.MOVING,),

@@ -80,9 +80,10 @@ from bgpi.table.phases import (
     Rolling,
     Said,
     Setup,
+    TakingBack,
 )
 from bgpi.table.replay import applied, replayed
-from bgpi.table.seats import Chosen, Decided, waiting
+from bgpi.table.seats import Chosen, Decided, computer_waits, waiting
 from bgpi.table.thrown import after_fault, godice_down, rested, waiting_throw
 from bgpi.table.timing import timed
 
@@ -95,6 +96,7 @@ class Held:
     button: ButtonName
     since: float
     waiting: bool
+    phase: Phase  # the phase it went down in, where a press acting on release is meant
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +271,7 @@ class Table:
         at = step.table.at
         if isinstance(at, Guided):  # no records: the play is not committed yet
             return guided.wait(step.table, at, event.t)
-        return step.table._flash(event.t)._waited(step, event.t)
+        return step.table._flash(event.t)._takeback_wait(event.t)._waited(step, event.t)
 
     def _waited(self, step: Step, t: float) -> Step:
         """``step`` (whose table this is) with the ROLL that waited for the board decided,
@@ -290,6 +292,18 @@ class Table:
         said = at.said.at(t)
         return self if said is at.said else replace(self, at=replace(at, said=said))
 
+    def _takeback_wait(self, t: float) -> Table:
+        """The computer's wait for a takeback, started or ended by the clock: once it is
+        over the play stands and the computer is asked (:func:`~bgpi.table.seats.waiting`)."""
+        at = self.at
+        if not isinstance(at, BeforeRoll) or not computer_waits(self):
+            return self
+        if at.since is None:
+            return replace(self, at=replace(at, since=t))
+        if t - at.since < self.config.takeback_wait:
+            return self
+        return replace(self, at=BeforeRoll())
+
     def _settled(self, observation: Observation | None) -> Step:
         if observation is None:
             return Step(self)
@@ -300,10 +314,14 @@ class Table:
 
     def read_board(self) -> Table:
         """Let the tracker answer the settled observation (in the moving phase); in a
-        guided play, find how many of its moves the board shows."""
+        guided play, find how many of its moves the board shows; after a takeback, move on
+        to the moving phase once the board shows the position again."""
         at, seen = self.at, self.observation
         if isinstance(at, Guided) and seen is not None:
             return guided.read(self, at, seen)
+        if isinstance(at, TakingBack) and self.board_ok():
+            # The checkers of the play taken back are back: the play is made again.
+            return replace(self, at=Moving(at.tracker)).read_board()
         if not isinstance(at, Moving) or seen is None:
             return self
         reading = at.tracker.read(seen, at.near)
@@ -408,11 +426,16 @@ class Table:
             rows = rows_of(self, player, button)
             # A button with a held meaning waits for its release to tell short from held.
             waiting = Hold.HELD in rows
-            table = replace(self, held=(*self.held, Held(player, button, event.t, waiting)))
+            going = Held(player, button, event.t, waiting, self.phase)
+            table = replace(self, held=(*self.held, going))
             return Step(table) if waiting else table._press(player, button, Hold.SHORT, event.t)
         down = next((h for h in self.held if (h.player, h.button) == (player, button)), None)
         table = replace(self, held=tuple(h for h in self.held if h is not down))
         if down is None or not down.waiting:
+            return Step(table)
+        if down.phase is not self.phase:
+            # The other player acted meanwhile (doubled while a takeback was being asked):
+            # the gesture was meant for the phase it began in, and means nothing in this one.
             return Step(table)
         long = event.t - down.since >= self.config.long_press
         return table._press(player, button, Hold.HELD if long else Hold.SHORT, event.t)

@@ -13,6 +13,7 @@ from bgpi.sensing.board import Observation
 from bgpi.sensing.godice import Rest
 from bgpi.sensing.settle import DEFAULT_SETTLE
 from bgpi.table.hints import Hinted, HintRequest
+from bgpi.table.phases import TAKEBACK_WAIT
 from bgpi.table.seats import Chosen, Decided, DecisionRequest
 
 if TYPE_CHECKING:
@@ -170,6 +171,8 @@ class TableConfig:
     next_clock: ClockRules | None = None  # likewise the clock ([clock]); None: the last match's
     # The players who may ask the engine for a hint at the board.
     hints: frozenset[Player] = frozenset()
+    # Seconds the computer waits after a person's play before it rolls, for a takeback.
+    takeback_wait: float = TAKEBACK_WAIT
     # A GoDice pair is read at this board: the players may choose it among the dice sources.
     godice: bool = False
 

@@ -26,6 +26,7 @@ from bgpi.journal.records import (
     ResignAnswered,
     ResignOffered,
     Seat,
+    TakenBack,
 )
 from bgpi.rules import GameResult, Position, game_result
 from bgpi.rules.clock import NO_CLOCK
@@ -62,6 +63,7 @@ from bgpi.table.phases import (
     ResignPending,
     Rolling,
     Setup,
+    TakebackAsked,
 )
 from bgpi.table.thrown import by_hand
 
@@ -216,6 +218,26 @@ def _demand_correction(table: Table, at: Illegal, player: Player) -> Step:
     return Step(replace(table, at=at.back).read_board())
 
 
+def _ask_takeback(table: Table, at: BeforeRoll, player: Player) -> Step:
+    """The player who just played asks to take it back (the row's guard: a person's play,
+    off the clock, no remote board). The computer in the other seat agrees at once: a
+    casual game's custom, and it has nothing of its own to lose, not having rolled."""
+    if at.undo is None:
+        raise TableError("no play to take back")
+    if table.seats[player.other] is Seat.ENGINE:
+        return table.decide(TakenBack(player, at.undo.moves))
+    return Step(replace(table, at=TakebackAsked(at.undo)))
+
+
+def _accept_takeback(table: Table, at: TakebackAsked, player: Player) -> Step:
+    return table.decide(TakenBack(at.undo.player, at.undo.moves))
+
+
+def _refuse_takeback(table: Table, at: TakebackAsked, player: Player) -> Step:
+    """Refused, the play stands for good: not asked again (the opponent rolls or doubles)."""
+    return Step(replace(table, at=BeforeRoll()).read_board())
+
+
 def _next_game(table: Table, at: GameOver | MatchOver, player: Player) -> Step:
     if isinstance(at, MatchOver):
         draft = table.config.next_match or table.match.rules
@@ -312,4 +334,7 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.TAKE_DIE: On(Entering, _take_die),
     Intent.TAKE_DOUBLET: On(Entering, _take_doublet),
     Intent.ENTER_BY_HAND: On(Rolling, _enter_by_hand),
+    Intent.ASK_TAKEBACK: On(BeforeRoll, _ask_takeback),
+    Intent.ACCEPT_TAKEBACK: On(TakebackAsked, _accept_takeback),
+    Intent.REFUSE_TAKEBACK: On(TakebackAsked, _refuse_takeback),
 }

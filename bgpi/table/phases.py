@@ -13,7 +13,7 @@ from typing import ClassVar, Final
 
 from bgpi.base.words import Player
 from bgpi.journal.records import ELECTRONIC, DiceSource, Rethrown
-from bgpi.rules import GameResult, MatchRules, Move, Position
+from bgpi.rules import GameResult, Match, MatchRules, Move, Position
 from bgpi.rules.clock import NO_CLOCK, ClockRules
 from bgpi.sensing.godice import PairReading
 from bgpi.sensing.mistakes import Mistake
@@ -34,6 +34,8 @@ class Phase(Enum):
     RESIGNING = "resigning"
     RESIGN_OFFERED = "resignation offered"
     ILLEGAL = "illegal play"
+    TAKEBACK_ASKED = "takeback asked"
+    TAKING_BACK = "taking back"
     CHOOSING = "choosing the match"
     ENDING = "ending"
     GAME_OVER = "game over"
@@ -56,10 +58,37 @@ class Opening:
 
 
 @dataclass(frozen=True, slots=True)
+class Undo:
+    """A play just made that may still be taken back by agreement: who made it, its moves
+    (as :class:`~bgpi.journal.records.Played` holds them), and the table as it stood before
+    it: the position (White's view), the match (its player on roll, the dice to play) and
+    the zones the play before it touched."""
+
+    player: Player
+    moves: tuple[tuple[int, int, int, bool], ...]
+    position: Position
+    match: Match
+    last_play: frozenset[int]
+
+
+TAKEBACK_WAIT: Final = 2.0
+"""Seconds the computer waits before it rolls or doubles after a person's play it could be
+asked to take back (a casual match): the person's time to hold ROLL and ask, where the
+computer would otherwise answer in milliseconds (:class:`BeforeRoll`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class BeforeRoll:
-    """The player on roll rolls or doubles."""
+    """The player on roll rolls or doubles. ``undo`` is the other's play just made, while
+    it may still be taken back (None after a take, a declined resignation, an accepted
+    illegal play, and at the game's first roll). Where the computer is on roll after a
+    person's play, it is asked only once the table has waited
+    :attr:`~bgpi.table.events.TableConfig.takeback_wait` seconds from ``since`` (set by the
+    first clock event, as :class:`Said` is): then ``undo`` goes, and the takeback with it."""
 
     kind: ClassVar[Phase] = Phase.BEFORE_ROLL
+    undo: Undo | None = None
+    since: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +262,29 @@ class Illegal:
 
 
 @dataclass(frozen=True, slots=True)
+class TakebackAsked:
+    """The player who just played (``undo.player``) asks to take the play back; the player
+    on roll, who has not rolled or doubled, agrees or refuses. Not journaled: the asking
+    changes nothing of the match, and after a power cut the asker asks again."""
+
+    kind: ClassVar[Phase] = Phase.TAKEBACK_ASKED
+    undo: Undo
+
+
+@dataclass(frozen=True, slots=True)
+class TakingBack:
+    """A play taken back (the journal's :class:`~bgpi.journal.records.TakenBack`): the
+    table is where it stood before the play, the player on roll again with the same dice,
+    and the hands put the checkers back as the lights show. Once the board shows the
+    position, the player makes a play again (the moving phase, with ``tracker``); ``moves``
+    are those taken back, for the words."""
+
+    kind: ClassVar[Phase] = Phase.TAKING_BACK
+    tracker: TurnTracker
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Choosing:
     """After a match, the players choose the next one: ``draft`` the rules so far (from the
     config's defaults), ``option`` the one shown now, ``dice`` where its dice come from."""
@@ -282,6 +334,8 @@ PhaseState = (
     | Resigning
     | ResignPending
     | Illegal
+    | TakebackAsked
+    | TakingBack
     | Choosing
     | Ending
     | GameOver

@@ -31,6 +31,7 @@ from bgpi.journal.records import (
     ResignOffered,
     Rethrown,
     Rolled,
+    TakenBack,
 )
 from bgpi.rules import GameResult, GameState, Match, Play, Position, apply_move, game_result
 from bgpi.rules.clock import Clock
@@ -58,6 +59,9 @@ from bgpi.table.phases import (
     ResignPending,
     Rolling,
     Setup,
+    TakebackAsked,
+    TakingBack,
+    Undo,
 )
 from bgpi.table.timing import clocked, flag_fell
 
@@ -179,7 +183,9 @@ def _moving(table: Table, mover: Player, dice: tuple[int, int]) -> Table:
 
 def _played(table: Table, record: Played) -> Table:
     at = table.at
-    if not isinstance(at, Moving | Confirm | Guided):
+    # After a takeback the play made again comes in its phase when replayed: the board,
+    # which moves the table on to the moving phase once the checkers are back, is not read.
+    if not isinstance(at, Moving | Confirm | Guided | TakingBack):
         raise TableError(f"{record} came in phase {table.phase.value}, not while moving")
     match, mover = table.match, table.match.turn
     if record.player != mover or match.dice is None or mover is None:
@@ -195,10 +201,31 @@ def _played(table: Table, record: Played) -> Table:
     touched = frozenset(
         zone_of(mover, index) for move in record.moves for index in (move[0], move[1])
     )
+    undo = Undo(mover, record.moves, table.position, match, table.last_play)
     table = replace(table, position=white_view(result, mover), last_play=touched)
     if game_result(result) is not None:
         return replace(table, at=Ending())  # the GameEnded record follows
-    return replace(table, match=match.end_turn(), at=BeforeRoll())
+    return replace(table, match=match.end_turn(), at=BeforeRoll(undo))
+
+
+def _taken_back(table: Table, record: TakenBack) -> Table:
+    """The play just made taken back: the table as it stood before it, the same dice to
+    play again, the hands to put the checkers back (then, the board read, the moving
+    phase)."""
+    at = table.at
+    undo = at.undo if isinstance(at, BeforeRoll | TakebackAsked) else None
+    if undo is None:
+        raise TableError(f"{record} came in phase {table.phase.value}: no play to take back")
+    if (record.player, record.moves) != (undo.player, undo.moves):
+        raise TableError(f"{record}: the play just made is player {undo.player}'s {undo.moves}")
+    if table.clock is not None:
+        raise TableError(f"{record}: no takeback in a match on the clock")
+    dice = undo.match.dice
+    if dice is None:  # never: the match before a play has its dice
+        raise TableError(f"{record}: the play taken back had no dice")
+    table = replace(table, position=undo.position, match=undo.match, last_play=undo.last_play)
+    tracker = TurnTracker(table.mover_view, dice, undo.player, table.config.caps)
+    return replace(table, at=TakingBack(tracker, record.move_values())).read_board()
 
 
 def _cube_action(table: Table, record: CubeAction) -> Table:
@@ -227,6 +254,8 @@ def _resign_offered(table: Table, record: ResignOffered) -> Table:
         raise TableError(f"{record}: player {table.match.turn} is on roll")
     level = GameResult(record.result)
     match = table.match.resign(record.player, level)
+    if isinstance(back, BeforeRoll):  # an offer made and answered: the play before stands
+        back = BeforeRoll()
     return replace(table, match=match, at=ResignPending(level, back))
 
 
@@ -303,6 +332,7 @@ _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
         _By(Clocked, clocked),
         _By(FlagFell, flag_fell),
         _By(Forfeit, _forfeit),
+        _By(TakenBack, _taken_back),
         _By(Rethrown, _rethrown),
     )
 }

@@ -15,7 +15,9 @@ ask            when                          answered by
 ============== ============================= ======================================
 OPENING_ROLL   the opening die is due        ``Decided(player, Intent.OPENING_ROLL)``
 TURN           on roll, before rolling       ``Decided(player, Intent.ROLL)`` or
-                                             ``Decided(player, Intent.DOUBLE)``
+               (after a person's play, once  ``Decided(player, Intent.DOUBLE)``
+               the table has waited for a
+               takeback: ``computer_waits``)
 CUBE           doubled by the other          ``Decided`` with ``TAKE``, ``BEAVER``, ``DROP``
 PLAY           rolled: the play is due       ``Chosen(player, moves)``
 RESIGN         the other offers to resign    ``Decided`` with ``ACCEPT_RESIGN`` or
@@ -57,7 +59,7 @@ from typing import TYPE_CHECKING, Final
 from bgpi.base.words import PLAYERS, WHITE, Player
 from bgpi.journal.records import Seat
 from bgpi.rules import GameResult, Move
-from bgpi.table.buttons import Intent
+from bgpi.table.buttons import Intent, may_take_back
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -119,9 +121,23 @@ _ASKS: Final[dict[type, tuple[int, Ask]]] = {
 }
 
 
+def computer_waits(table: Table) -> bool:
+    """Whether the computer, on roll after a person's play, waits before it is asked to roll
+    or double: the person may still ask to take the play back (the computer agrees at
+    once), and a held ROLL takes longer than the computer's answer would."""
+    at, turn = table.at, table.match.turn
+    if not isinstance(at, BeforeRoll) or at.undo is None or turn is None:
+        return False
+    if table.config.takeback_wait <= 0:  # the shell asks the computer at once
+        return False
+    return table.seats[turn] is Seat.ENGINE and may_take_back(table, at.undo.player)
+
+
 def waiting(table: Table) -> DecisionRequest | None:
     """The decision the table waits for from a seat that is not a person here, if any."""
     at, turn = table.at, table.match.turn
+    if computer_waits(table):
+        return None
     if isinstance(at, Opening):
         due = [p for p in PLAYERS if at.dice[p] is None and table.seats[p] is not Seat.PERSON]
         return DecisionRequest(due[0], Ask.OPENING_ROLL) if due else None

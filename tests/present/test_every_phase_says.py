@@ -63,6 +63,8 @@ CAPTIONS = {
     Intent.NEXT_OPTION: "next",
     Intent.NEXT_FACE: "change",
     Intent.TAKE_DIE: "confirm",
+    Intent.ACCEPT_TAKEBACK: "accept",
+    Intent.REFUSE_TAKEBACK: "decline",
     Intent.CLAIM_FORFEIT: "claim",
 }
 """The caption (in English, translated as shown) of what a short press does; a held press
@@ -107,7 +109,8 @@ def could_be(table: Table) -> bool:
     """Whether a table in this phase could have these seats: only a person here chooses a
     play among look-alikes, chooses a resignation's level (a seat offers it at once) or
     ends a turn on an illegal play (never against a remote board, which gets only legal
-    plays); only a seat's play is guided."""
+    plays); only a seat's play is guided; only a person's play is taken back, asked of a
+    person."""
     turn, phase = table.match.turn, table.phase
     thrown = isinstance(table.at, Rolling) and table.at.thrown
     if phase is Phase.ENTERING or thrown:  # dice thrown by hand: a person here enters or
@@ -116,13 +119,17 @@ def could_be(table: Table) -> bool:
     if turn is None:
         return True
     mover, other = table.seats[turn], table.seats[Player(turn).other]
-    if phase in (Phase.CONFIRM, Phase.RESIGNING):
-        return mover is Seat.PERSON
-    if phase is Phase.ILLEGAL:
-        return mover is Seat.PERSON and other is not Seat.REMOTE
-    if phase is Phase.GUIDED:
-        return mover is not Seat.PERSON
-    return True
+    person, remote = Seat.PERSON, Seat.REMOTE
+    allowed = {
+        Phase.CONFIRM: mover is person,
+        Phase.RESIGNING: mover is person,
+        Phase.ILLEGAL: mover is person and other is not remote,
+        Phase.GUIDED: mover is not person,
+        # A person asks a person (the computer agrees at once); never a remote board.
+        Phase.TAKEBACK_ASKED: mover is person and other is person,
+        Phase.TAKING_BACK: mover is person and other is not remote,
+    }
+    return allowed.get(phase, True)
 
 
 def cases() -> Iterator[tuple[str, tuple[Seat, Seat]]]:

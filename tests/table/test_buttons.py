@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import Final
 
 import pytest
 
@@ -24,6 +25,7 @@ from bgpi.journal.records import (
     ResignAnswered,
     ResignOffered,
     Rolled,
+    TakenBack,
 )
 from bgpi.present.leds import scene_of
 from bgpi.rules import GameResult, GameState, MatchRules, Position, parse_play
@@ -61,10 +63,21 @@ def settled(table: Table, observation: tuple[int, ...]) -> Table:
     return table.handle(Tick(10.0)).table
 
 
+OPENING_PLAY: Final = ((8, 5, 3, False), (6, 5, 1, False))  # White's 8/5 6/5, as journaled
+
+
 def opened(start: MatchStarted) -> list[Record]:
     """White opens 3-1 with 8/5 6/5: Black is on roll."""
     play = parse_play(Position.initial(), (3, 1), "8/5 6/5")
     return [start, GameStarted(), OpeningRolled(3, 1), Played.of(WHITE, play.moves)]
+
+
+def taking_back(start: MatchStarted | None = None) -> Table:
+    """White's opening 8/5 6/5 taken back, the board still showing it: the hands are to put
+    its checkers back."""
+    records = [*opened(start or MatchStarted(5)), TakenBack(WHITE, OPENING_PLAY)]
+    played = parse_play(Position.initial(), (3, 1), "8/5 6/5").result
+    return settled(Table.replay(CONFIG, records), observe(played, WHITE, CONFIG.caps))
 
 
 def DROPPED(start: MatchStarted) -> list[Record]:  # noqa: N802 (reads as a constant)
@@ -194,7 +207,21 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
             (BLACK, ROLL, HELD): dice(BLACK, 2),
             (BLACK, CUBE, SHORT): decides(CubeAction(BLACK, Cube.DOUBLE)),
             (BLACK, CUBE, HELD): goes_to(Phase.RESIGNING),
+            (WHITE, ROLL, HELD): goes_to(Phase.TAKEBACK_ASKED),  # White's play just made
         },
+    ),
+    "takeback asked": (
+        lambda: press(replay(*opened(MatchStarted(5))), WHITE, ROLL, HELD).table,
+        {
+            (BLACK, ROLL, SHORT): decides(TakenBack(WHITE, OPENING_PLAY)),
+            (BLACK, ROLL, HELD): decides(TakenBack(WHITE, OPENING_PLAY)),
+            (BLACK, CUBE, SHORT): goes_to(Phase.BEFORE_ROLL),
+            (BLACK, CUBE, HELD): goes_to(Phase.BEFORE_ROLL),
+        },
+    ),
+    "taking back": (
+        taking_back,
+        {},  # the hands put the checkers back; no button does anything meanwhile
     ),
     "rolling: the dice drawn with another board": (
         lambda: drawing(replay(*opened(MatchStarted(5))), BLACK, 2),

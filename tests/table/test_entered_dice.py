@@ -36,11 +36,13 @@ from bgpi.table import (
     Intent,
     Phase,
     Rolling,
+    Tick,
     waiting,
 )
 from bgpi.table.buttons import enterer
 from bgpi.table.errors import TableError
 from bgpi.table.options import Option
+from bgpi.table.phases import TAKEBACK_WAIT
 from bgpi.table.thrown import GODICE_FAULT
 from tests.table.test_buttons import HELD, SHORT, opened, replay
 from tests.table.test_hints import press
@@ -114,6 +116,8 @@ def test_the_opening_roll_with_equal_dice_is_rolled_again() -> None:
 
 def test_against_the_computer_the_person_rolls_and_enters_its_dice() -> None:
     table = replay(*opened(MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE), dice=ENTERED)))
+    for t in (11.0, 11.0 + TAKEBACK_WAIT):  # the computer waits for a takeback of White's play
+        table = table.handle(Tick(t)).table
     assert waiting(table) == DecisionRequest(BLACK, Ask.TURN)
     table = table.handle(Decided(BLACK, Intent.ROLL, 30.0)).table
     assert isinstance(table.at, Entering) and table.at.player == BLACK

@@ -43,10 +43,12 @@ from bgpi.table import (
     Rolling,
     Step,
     Table,
+    Tick,
     waiting,
 )
 from bgpi.table.events import DieRested
 from bgpi.table.options import Option
+from bgpi.table.phases import TAKEBACK_WAIT
 from bgpi.table.thrown import GODICE_FAULT
 from bgpi.web.view import dice_message
 from tests.table.test_buttons import HELD, SHORT, opened, press, replay
@@ -208,6 +210,8 @@ def test_against_the_computer_the_person_enters_its_roll_by_hand_too() -> None:
 
 def test_against_the_computer_the_person_throws_its_dice() -> None:
     table = replay(*opened(MatchStarted(5, seats=(Seat.PERSON, Seat.ENGINE), dice=GODICE)))
+    for t in (11.0, 11.0 + TAKEBACK_WAIT):  # the computer waits for a takeback of White's play
+        table = table.handle(Tick(t)).table
     assert waiting(table) == DecisionRequest(BLACK, Ask.TURN)
     table = table.handle(Decided(BLACK, Intent.ROLL, 30.0)).table
     assert isinstance(table.at, Rolling) and table.at.thrown and table.at.player == BLACK

@@ -56,6 +56,7 @@ from tests.table.test_buttons import (
     opened,
     replay,
     settled,
+    taking_back,
 )
 from tests.table.test_guided_stacks import BEAR_OFF, TALL, guided
 from tests.table.test_hints import HINTS, before_roll, press
@@ -89,6 +90,27 @@ def rolled(
     table = table.apply(Rolled(WHITE, dice))
     shown = parse_play(position, dice, play).result if play else position
     return settled(table, observe(shown, WHITE, config.caps))
+
+
+# White's 2-1 played 6/4 6/5 on stacks taller than two slots: the switches read the board
+# the same before and after it, so a takeback finds the checkers back at once.
+UNSEEN = Position.from_points({6: 5, 5: 3, 4: 3, 13: 4}, {6: 15})
+UNSEEN_PLAY = "6/4 6/5"
+
+
+def played(
+    position: Position = UNSEEN,
+    dice: tuple[int, int] = (2, 1),
+    play: str = UNSEEN_PLAY,
+    *,
+    black: Seat = Seat.PERSON,
+    config: TableConfig = TWO_SLOTS,
+) -> Table:
+    """White has just played ``play`` (Black on roll, not yet rolled), Black's seat
+    ``black``, the board showing the play."""
+    table = rolled(position, dice, play, config=config)
+    moves = parse_play(position, dice, play).moves
+    return replace(table.apply(Played.of(WHITE, moves)), seats=(Seat.PERSON, black))
 
 
 def set_up(table: Table) -> Table:
@@ -175,6 +197,19 @@ SCENES: dict[str, Scene] = {
         lambda: press(replace(opened_illegally().table, dice=ENTERED), WHITE, ROLL, SHORT).table
     ),
     "before roll, hints on": Scene(before_roll),
+    "takeback asked": Scene(
+        lambda: press(replay(*opened(MatchStarted(5))), WHITE, ROLL, HELD).table
+    ),
+    "takeback asked, a play the sensors cannot see": Scene(
+        lambda: press(played(), WHITE, ROLL, HELD).table
+    ),
+    "before roll, against the engine": Scene(
+        lambda: replace(replay(*opened(MatchStarted(5))), seats=(Seat.PERSON, Seat.ENGINE))
+    ),
+    "before roll against the engine, a play the sensors cannot see": Scene(
+        lambda: played(black=Seat.ENGINE)
+    ),
+    "taking back": Scene(taking_back),
     "doubled, beavers and hints": Scene(
         lambda: replay(
             *opened(MatchStarted(0, beaver=True)), CubeAction(BLACK, Cube.DOUBLE), config=HINTS

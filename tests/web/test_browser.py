@@ -112,7 +112,8 @@ def test_an_opening_play_and_roll_commit_it_and_the_log_shows_it(
     expect(page.locator("body")).to_have_attribute("data-phase", "before roll")
     expect(page.locator("#log li").last).to_have_text("White 31: 8/5 6/5")
     expect(page.locator("#status")).to_have_text(
-        "Black rolls (ROLL) or doubles (CUBE). Hold CUBE to resign."
+        "Black rolls (ROLL) or doubles (CUBE). Hold CUBE to resign; the player who just played"
+        " may hold ROLL to ask for a takeback."
     )
     expect(page.locator("#position-id")).to_have_text(
         server.call(lambda s: s.sim.table.mover_view.id())

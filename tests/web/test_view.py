@@ -147,7 +147,8 @@ def test_the_status_says_what_the_table_waits_for() -> None:
     sim.roll(WHITE)
     assert (
         status(sim.table, scene_of(sim.table))
-        == "Black rolls (ROLL) or doubles (CUBE). Hold CUBE to resign."
+        == "Black rolls (ROLL) or doubles (CUBE). Hold CUBE to resign; the player who just"
+        " played may hold ROLL to ask for a takeback."
     )
     sim.cube(BLACK)
     assert status(sim.table, scene_of(sim.table)) == (

@@ -477,7 +477,7 @@
       const double = state.dice[0] === state.dice[1];
       const dice = double ? Array(4).fill(state.dice[0]) : state.dice;
       const left = state.dice_left.slice();
-      const usedAll = !["moving", "confirm", "guided play"].includes(state.phase);
+      const usedAll = !["moving", "confirm", "guided play", "taking back"].includes(state.phase);
       dice.forEach((value, i) => {
         const at = usedAll ? -1 : left.indexOf(value);
         if (at >= 0) left.splice(at, 1);
