@@ -20,10 +20,10 @@ from tests.table.arrange import fixed_dice
 HOLD = 1.0  # past the long press
 
 
-def opened(start: MatchStarted) -> SimTable:
-    """White opens 3-1 and plays 8/5 6/5: Black is on roll."""
+def opened(start: MatchStarted, *later: int) -> SimTable:
+    """White opens 3-1 and plays 8/5 6/5: Black is on roll (the dice ``later`` next)."""
     sim = SimTable(start)
-    fixed_dice(sim, 3, 1)
+    fixed_dice(sim, 3, 1, *later)
     sim.setup()
     sim.roll(WHITE)
     sim.roll(BLACK)

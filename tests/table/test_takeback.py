@@ -46,7 +46,6 @@ from bgpi.table import (
 from bgpi.table.buttons import may_take_back
 from bgpi.table.errors import RecordMismatchError
 from bgpi.table.phases import TAKEBACK_WAIT
-from tests.table.arrange import fixed_dice
 from tests.table.test_buttons import (
     CONFIG,
     HELD,
@@ -57,23 +56,14 @@ from tests.table.test_buttons import (
     replay,
     settled,
 )
+from tests.table.test_resign import opened as white_opens
 
 LONG = CONFIG.long_press + 0.2  # a held press at the simulated table
 
 
-def white_opened(start: MatchStarted | None = None) -> SimTable:
-    """White opens 3-1 with 8/5 6/5 and ends the turn: Black is on roll, not yet rolled."""
-    sim = SimTable(start or MatchStarted(5))
-    fixed_dice(sim, 3, 1, 6, 5, 6, 5)
-    sim.setup()
-    sim.roll(WHITE)
-    sim.roll(BLACK)
-    for src, dst in ((8, 5), (6, 5)):
-        sim.lift(src, WHITE)
-        sim.place(dst, WHITE)
-    sim.roll(WHITE)
-    assert sim.phase is Phase.BEFORE_ROLL and sim.match.turn == BLACK
-    return sim
+def white_opened() -> SimTable:
+    """White opens 3-1 with 8/5 6/5 and ends the turn: Black is on roll, 6-5 twice to come."""
+    return white_opens(MatchStarted(5), 6, 5, 6, 5)
 
 
 def test_a_play_taken_back_by_agreement_is_made_again_with_the_same_dice() -> None:
