@@ -42,7 +42,8 @@ def add_commands(commands: Commands, common: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--times",
         action="store_true",
-        help="a comment after each line: when each action was made and how long it took",
+        help="comments at the top, for each line of each game: when each action was made and "
+        "how long it took",
     )
     export.add_argument(
         "--site", help="the [Site] header line (default: the config's [players] site)"

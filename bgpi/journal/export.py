@@ -30,8 +30,32 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   forfeit before a game's opening roll is in the comment alone too, which says so.
 - A play taken back by agreement (:class:`~bgpi.journal.records.TakenBack`) is not written:
   its line holds the play made after it, as if the first had never been made. With the
-  times, a ``;`` comment at the top says where, what and when (gnubg keeps it as the match's
-  comment; inside a game its importer does not always pass over a comment line).
+  times, a ``;`` comment at the top says where, what and when.
+- With the times (``bgpi export --times``), a block of ``;`` comments at the top, after a
+  line saying what they are, gives each numbered line of each game its times, laid out as
+  that line is (White's on the left)::
+
+    ; Game 1    2) 20:01:00 30.0s              20:01:02 2.2s
+
+  when each action was made (the journal's stamp, local time) and how long its player
+  thought (from the record before the action's first: the turn passing to them). A roll
+  not played (the game ended before it) has no time, nor a line with no action.
+
+Every comment stands at the top, above the match line, because that is the only place
+gnubg's importer (``ImportMatVariation`` in its ``import.c``) reads a ``;`` or ``#`` line as
+a comment: it keeps those lines as the match's comment (and reads the ``[Key "value"]`` ones).
+Below the match line it skips whatever comes before the first line holding ``Game `` and
+then reads every line of a game, up to the next line holding ``Game `` anywhere, through its
+move parser (``ImportGame``, ``ParseMatMove``), ``;`` or not: the line splits into columns
+two characters before its second colon (else at a double space past column 15), after a
+``)``, and a column that begins with two dice and a colon (``14:20``, the minutes and
+seconds of ``19:14:20``) is a roll, one that begins with ``Double``, ``Beaver``, ``Take``,
+``Drop`` or ``Win`` a cube action or a resignation, and a line holding ``Game `` ends the
+game. So a
+comment inside a game, between games, after a cube action or a ``Wins`` line, is read as a
+move or passed over depending on its text and the game's state: gnubg then reads another
+match, silently.
+(tests/engine/test_export_times_gnubg.py has Debian's gnubg import seeded demos both ways.)
 - An illegal play accepted cannot be written (gnubg's importer replays legal moves only): the
   game's moves stop at its roll, written alone, a ``;`` comment at the top says where, and
   the game's ``Wins`` line follows, which gnubg reads as a resignation of those points.
@@ -90,6 +114,11 @@ _NAME_WIDTH: Final = 31
 _NUMBER: Final = " " * 5
 """Where a line's number would be, on the unnumbered line that says who won."""
 
+_TIMES: Final = (
+    "; Times of the numbered lines below, White's on the left: made (local time), thought"
+)
+"""The line before the times (``--times``), saying what they are."""
+
 _CUBE_WORDS: Final = {"double": "Doubles", "take": "Takes", "drop": "Drops", "beaver": "Beavers"}
 _ANSWERS: Final = {"take": Match.take, "drop": Match.drop, "beaver": Match.beaver}
 
@@ -132,9 +161,10 @@ def export_mat(
     """The match of ``records`` (as the journal keeps them, from ``MatchStarted`` on) as the
     text of a ``.mat`` file. An unfinished last game is written as far as it went. With a
     ``header``, the file begins with the header lines XG and gnubg read. With ``stamps`` (the
-    journal's time of each record, seconds since the epoch), each numbered line is followed
-    by a ``;`` comment, which gnubg skips: when each action in it was made (local time) and
-    how long its player thought (since the record before the action's first).
+    journal's time of each record, seconds since the epoch), ``;`` comments above the match
+    line, where gnubg's importer skips them, give each numbered line of each game when each
+    action on it was made (local time) and how long its player thought (since the record
+    before the action's first).
 
     The records are replayed through the cube and match rules, which must accept them; the
     plays are written as recorded, not checked against the board.
@@ -255,14 +285,22 @@ class _Game:
         for line, index in enumerate(range(0, len(cells), 2), start=1):
             pair = [*cells[index : index + 2], ""]
             lines.append(f"{line:3d}) {pair[0]:<{_LEFT}} {pair[1]}".rstrip())
-            times = [self.times.get(index, ""), self.times.get(index + 1, "")]
-            if any(times):
-                lines.append(f";{_NUMBER[1:]}{times[0]:<{_LEFT}} {times[1]}".rstrip())
         if self.wins is not None and not wins_here:
             winner, text = self.wins
             left, right = (text, "") if winner == WHITE else ("", text)
             lines.append(f"{_NUMBER}{left:<{_LEFT}} {right}".rstrip())
         return [*lines, ""]
+
+    def time_lines(self) -> list[str]:
+        """The game's times, a comment for each numbered line that has any, laid out as that
+        line is: ``; Game 1   2) 20:01:00 30.0s              20:01:02 2.2s``."""
+        lines = []
+        for index in range(0, max(self.times, default=-1) + 1, 2):
+            pair = [self.times.get(index, ""), self.times.get(index + 1, "")]
+            if any(pair):
+                where = f"; Game {self.number:<3d}{index // 2 + 1:3d})"
+                lines.append(f"{where} {pair[0]:<{_LEFT}} {pair[1]}".rstrip())
+        return lines
 
 
 _Saved = tuple[Match, bool, tuple[list[str], tuple[Player, str] | None] | None]
@@ -297,6 +335,9 @@ class _Writer:
                 f"{self.names[winner.other]}'s board fell silent; the games are as played"
                 + self.forfeit_note
             )
+        times = [line for game in self.games for line in game.time_lines()]
+        if times:
+            lines += [_TIMES, *times]
         lines.extend(_header(self.start))
         for game in self.games:
             lines.extend(game.lines(self.names))

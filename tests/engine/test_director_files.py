@@ -95,7 +95,7 @@ def test_gnubg_imports_a_timed_export_as_the_same_match(tmp_path: Path) -> None:
         )
     timed = tmp_path / "timed.mat"
     bgpi("export", "--state-dir", tmp_path, "--times", "-o", timed)
-    comments = [line for line in timed.read_text().splitlines() if line.startswith(";    ")]
+    comments = [line for line in timed.read_text().splitlines() if line.startswith("; Game ")]
     assert comments and all(" 7.0s" in line or " 14.0s" in line for line in comments)
     white, black = sim.match.score
     out = imported_score(timed).replace("\n", " ")
