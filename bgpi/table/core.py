@@ -66,6 +66,7 @@ from bgpi.table.events import (
     chain,
 )
 from bgpi.table.hints import Hinted, moment_of
+from bgpi.table.options import starting_names
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -148,7 +149,12 @@ class Table:
             Match.new(defaults.rules()),
             names=defaults.names,
             seats=defaults.seats,
-            at=Choosing(defaults.rules(), clock=defaults.clock, dice=defaults.dice),
+            at=Choosing(
+                defaults.rules(),
+                clock=defaults.clock,
+                dice=defaults.dice,
+                names=starting_names(config.roster, defaults.names),
+            ),
             settle=SettleFilter(config.settle),
             dice=defaults.dice,
         )
