@@ -304,7 +304,7 @@ def _choosing(table: Table, scene: Scene) -> Scene:
         value = value_of(at.draft, at.option, at.dice, at.clock)
     if at.option is Option.LIMIT:
         value = value.bit_length() - 1
-    number = options_of(at.draft, roster=bool(roster)).index(at.option) + 1
+    number = options_of(at.draft, named=at.named).index(at.option) + 1
     return replace(scene, score=(value, number), length=LONGEST, turn=None, dice=(), dice_left=())
 
 

@@ -218,11 +218,12 @@ NAME_MAX: Final = 40
 """The longest name a roster holds: the status line and the page's table say it whole."""
 
 
-def _check_roster(source: str, players: PlayersConfig) -> None:
+def _check_roster(source: str, players: PlayersConfig, seats: SeatsConfig) -> None:
     """Refuse a roster the board could not offer: a name not text, empty, too long, with a
     control character (a line break would break the status line), given twice (the
     players could not tell them apart) or a colour's (that stands for nobody in
-    particular); and a side's default name that the roster does not hold."""
+    particular); and the default name of a side a person plays that the roster does not
+    hold (the engine's is its own)."""
     roster = players.roster
     if len(roster) > ROSTER_MAX:
         why = _("has {count} names, at most {most}").format(count=len(roster), most=ROSTER_MAX)
@@ -231,8 +232,9 @@ def _check_roster(source: str, players: PlayersConfig) -> None:
         why = _roster_name_error(name, roster)
         if why:
             raise ConfigError(source, "players.roster", f"{_SHORT.repr(name)}: {why}")
-    for key, name, nobody in (("white", players.white, "White"), ("black", players.black, "Black")):
-        if roster and name != nobody and name not in roster:
+    sides = (("white", players.white, seats.white), ("black", players.black, seats.black))
+    for (key, name, seat), nobody in zip(sides, NOBODY, strict=True):
+        if roster and seat == "person" and name != nobody and name not in roster:
             why = _("is {name}, not in players.roster (nor {nobody}, nobody in particular)")
             raise ConfigError(
                 source, f"players.{key}", why.format(name=_SHORT.repr(name), nobody=nobody)
@@ -581,7 +583,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
     _guard(source, "rules", config.match_record)
     _check_dice(source, config.dice, config.seats)
-    _check_roster(source, config.players)
+    _check_roster(source, config.players, config.seats)
     _check_remote(source, config.remote)
     return config
 

@@ -40,6 +40,7 @@ from bgpi.table.illegal import read_illegal
 from bgpi.table.options import (
     PLAYER_OPTIONS,
     Option,
+    named,
     next_clock,
     next_name,
     next_source,
@@ -246,8 +247,9 @@ def _next_game(table: Table, at: GameOver | MatchOver, player: Player) -> Step:
         draft = table.config.next_match or table.match.rules
         last = table.clock.rules if table.clock is not None else NO_CLOCK
         clock = table.config.next_clock or last
-        names = starting_names(table.config.roster, table.names)
-        chosen = Choosing(draft, clock=clock, dice=table.dice, names=names)
+        sides = named(table.config.roster, table.seats)
+        names = starting_names(table.config.roster, table.names, sides)
+        chosen = Choosing(draft, clock=clock, dice=table.dice, names=names, named=sides)
         return Step(replace(table, at=chosen))
     return _set_up(replace(table, at=Setup(), position=Position.initial()))
 
@@ -279,7 +281,7 @@ def _next_value(table: Table, at: Choosing, player: Player) -> Step:
 
 
 def _next_option(table: Table, at: Choosing, player: Player) -> Step:
-    options = options_of(at.draft, roster=bool(table.config.roster))
+    options = options_of(at.draft, named=at.named)
     option = options[(options.index(at.option) + 1) % len(options)]
     return Step(replace(table, at=replace(at, option=option)))
 

@@ -62,11 +62,17 @@ SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED, DiceSource.GODICE)
 GoDice only where a pair is paired to the board (``TableConfig.godice``)."""
 
 
-def options_of(rules: MatchRules, *, roster: bool = False) -> tuple[Option, ...]:
-    """The options that apply to ``rules``, in the order ROLL steps through them; the
-    players last, where a ``roster`` is there to choose them from."""
-    players = (Option.WHITE_PLAYER, Option.BLACK_PLAYER) if roster else ()
+def options_of(rules: MatchRules, *, named: tuple[Player, ...] = ()) -> tuple[Option, ...]:
+    """The options that apply to ``rules``, in the order ROLL steps through them; last, the
+    player of each side ``named`` chooses (:func:`named`)."""
+    players = tuple(option for option, side in PLAYER_OPTIONS.items() if side in named)
     return _rules_options(rules) + players
+
+
+def named(roster: tuple[str, ...], seats: tuple[Seat, Seat]) -> tuple[Player, ...]:
+    """The sides whose player is chosen from ``roster``: those a person here plays. The
+    engine's name is its own, and a remote board names its own player."""
+    return tuple(p for p in (WHITE, BLACK) if roster and seats[p] is Seat.PERSON)
 
 
 def _rules_options(rules: MatchRules) -> tuple[Option, ...]:
@@ -140,16 +146,17 @@ def next_name(roster: tuple[str, ...], names: tuple[str, str], player: Player) -
     return (name, names[BLACK]) if player is WHITE else (names[WHITE], name)
 
 
-def starting_names(roster: tuple[str, ...], names: tuple[str, str]) -> tuple[str, str]:
-    """The players a choosing starts from: the last match's (``names``), each kept if the
-    roster holds it, else the colour's (a roster edited since may have dropped a name)."""
-    if not roster:
-        return names
-    white, black = names
-    return (
-        white if white in roster else NOBODY[WHITE],
-        black if black in roster else NOBODY[BLACK],
+def starting_names(
+    roster: tuple[str, ...], names: tuple[str, str], sides: tuple[Player, ...]
+) -> tuple[str, str]:
+    """The players a choosing starts from: the last match's (``names``), each side chosen
+    (``sides``) kept if the roster holds its name, else the colour's (a roster edited since
+    may have dropped it); a side not chosen keeps its name (the engine's, say)."""
+    white, black = (
+        NOBODY[side] if side in sides and name not in roster else name
+        for side, name in zip((WHITE, BLACK), names, strict=True)
     )
+    return white, black
 
 
 def nobody_here(seats: tuple[Seat, Seat]) -> bool:

@@ -288,7 +288,8 @@ class TakingBack:
 class Choosing:
     """After a match, the players choose the next one: ``draft`` the rules so far (from the
     config's defaults), ``option`` the one shown now, ``dice`` where its dice come from,
-    ``names`` who plays each side (chosen from the config's roster, where it has one)."""
+    ``names`` who plays each side, chosen from the config's roster for the sides ``named``
+    (:func:`~bgpi.table.options.named`)."""
 
     kind: ClassVar[Phase] = Phase.CHOOSING
     draft: MatchRules
@@ -296,6 +297,7 @@ class Choosing:
     clock: ClockRules = NO_CLOCK  # the match's clock, if it is a match
     dice: DiceSource = ELECTRONIC
     names: tuple[str, str] = NOBODY
+    named: tuple[Player, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,7 +263,7 @@ def choosing_message(table: Table) -> dict[str, object] | None:
                 "value": option_words(at.draft, option, at.dice, at.clock, at.names),
                 "shown": option is at.option,
             }
-            for option in options_of(at.draft, roster=bool(table.config.roster))
+            for option in options_of(at.draft, named=at.named)
         ],
     }
 

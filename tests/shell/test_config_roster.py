@@ -30,6 +30,11 @@ def test_a_roster_is_read_in_order_and_reaches_the_table(tmp_path: Path) -> None
     assert shown["players"]["roster"] == ["Anna", "Ben Öberg", "Cleo"]
 
 
+def test_the_engines_side_keeps_its_own_name(tmp_path: Path) -> None:
+    text = '[players]\nroster = ["Anna"]\nblack = "gnubg"\n[seats]\nblack = "demo"\n'
+    assert load(write(tmp_path, text)).match_record().names == ("White", "gnubg")
+
+
 def test_without_a_roster_nothing_changes(tmp_path: Path) -> None:
     config = load(write(tmp_path, '[players]\nwhite = "Zed"\n'))
     assert config.players.roster == () and table_config(config).roster == ()

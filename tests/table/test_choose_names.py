@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bgpi.base.words import BLACK, ROLL, WHITE
-from bgpi.journal.records import MatchStarted
+from bgpi.journal.records import MatchStarted, Seat
 from bgpi.present.status import status
 from bgpi.sim.simtable import Fresh, SimOptions, SimTable
 from bgpi.table import MatchOver, Phase
@@ -21,7 +21,7 @@ def choosing(start: MatchStarted, roster: tuple[str, ...] = ROSTER) -> SimTable:
     """A table at the end of ``start``'s match (put there), choosing the next one."""
     sim = SimTable(start, options=SimOptions(roster=roster))
     sim.driver.table = replace(sim.table, at=MatchOver())
-    sim.roll(WHITE)
+    sim.roll(BLACK)  # a person plays Black in every match here
     assert sim.phase is Phase.CHOOSING
     return sim
 
@@ -112,9 +112,23 @@ def test_without_a_roster_the_options_and_the_names_are_as_they_were() -> None:
 
 
 def test_a_name_the_roster_no_longer_holds_starts_as_nobody_in_particular() -> None:
-    assert starting_names(ROSTER, ("Dora", "Ben")) == ("White", "Ben")
-    assert starting_names((), ("Dora", "Ben")) == ("Dora", "Ben")
+    assert starting_names(ROSTER, ("Dora", "Ben"), (WHITE, BLACK)) == ("White", "Ben")
+    assert starting_names(ROSTER, ("Dora", "Eve"), (BLACK,)) == ("Dora", "Black")
+    assert starting_names((), ("Dora", "Ben"), ()) == ("Dora", "Ben")
     # A name not among the choices steps to the first; a roster of one steps back and forth.
     assert next_name(ROSTER, ("Dora", "Ben"), WHITE) == ("Anna", "Ben")
     assert next_name(("Anna",), ("Anna", "Black"), BLACK) == ("Anna", "Black")
     assert next_name(("Anna",), ("White", "Black"), BLACK) == ("White", "Anna")
+
+
+def test_only_a_side_a_person_plays_here_is_chosen_from_the_roster() -> None:
+    # The engine's name is its own (as a remote board names its own player).
+    seats = (Seat.ENGINE, Seat.PERSON)
+    sim = choosing(MatchStarted(5, names=("gnubg", "Black"), seats=seats))
+    assert options_shown(sim)[-1:] == [Option.BLACK_PLAYER]
+    assert Option.WHITE_PLAYER not in options_shown(sim)
+    step_to(sim, Option.BLACK_PLAYER)
+    assert sim.scene.score == (0, 6)  # the player is option 6 here
+    sim.cube(BLACK)
+    sim.press(BLACK, ROLL, hold=HOLD)
+    assert sim.driver.log[0] == MatchStarted(5, names=("gnubg", "Anna"), seats=seats)
