@@ -142,7 +142,8 @@ def next_name(roster: tuple[str, ...], names: tuple[str, str], player: Player) -
     choices = (NOBODY[player], *roster)
     at = choices.index(names[player]) if names[player] in choices else 0
     after = (choices[(at + step) % len(choices)] for step in range(1, len(choices) + 1))
-    name = next(n for n in after if n != names[player.other])  # the colour's is never his
+    # None but the opponent's left (a roster emptied mid-choosing): the name stays.
+    name = next((n for n in after if n != names[player.other]), names[player])
     return (name, names[BLACK]) if player is WHITE else (names[WHITE], name)
 
 
