@@ -20,7 +20,14 @@ from bgpi.sensing.mistakes import MistakeKind
 from bgpi.sensing.tracker import Kind
 from bgpi.table import Phase, Table, active_rows, lit_move
 from bgpi.table.buttons import Hold, Intent
-from bgpi.table.options import LONGEST, Option, options_of, value_of
+from bgpi.table.options import (
+    LONGEST,
+    PLAYER_OPTIONS,
+    Option,
+    options_of,
+    place_of,
+    value_of,
+)
 from bgpi.table.phases import (
     Choosing,
     Confirm,
@@ -286,13 +293,18 @@ def _taking_back(table: Table, scene: Scene) -> Scene:
 def _choosing(table: Table, scene: Scene) -> Scene:
     """The option chosen shows on the score pixels: White's side its value (the cube limit
     as its doublings, 2 one pixel to 64 six), Black's side which option it is (1 the length,
-    then in the order ROLL steps through them), both on a 25-pixel gauge."""
+    then in the order ROLL steps through them), both on a 25-pixel gauge; a side's player as
+    the roster's place of the name (0 the colour's: nobody in particular)."""
     at = table.at
     assert isinstance(at, Choosing)
-    value = value_of(at.draft, at.option, at.dice, at.clock)
+    roster = table.config.roster
+    if at.option in PLAYER_OPTIONS:
+        value = place_of(roster, at.names[PLAYER_OPTIONS[at.option]])
+    else:
+        value = value_of(at.draft, at.option, at.dice, at.clock)
     if at.option is Option.LIMIT:
         value = value.bit_length() - 1
-    number = options_of(at.draft).index(at.option) + 1
+    number = options_of(at.draft, named=at.named).index(at.option) + 1
     return replace(scene, score=(value, number), length=LONGEST, turn=None, dice=(), dice_left=())
 
 

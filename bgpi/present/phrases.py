@@ -18,7 +18,7 @@ from bgpi.lights.scene import Meaning
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
 from bgpi.rules.result import GameResult
-from bgpi.table.options import Option, value_of
+from bgpi.table.options import NOBODY, PLAYER_OPTIONS, Option, value_of
 from bgpi.table.phases import Phase
 
 COLOURS: Final = (N_("White"), N_("Black"))
@@ -83,6 +83,8 @@ OPTIONS: Final = {
     Option.LIMIT: N_("cube limit"),
     Option.CLOCK: N_("clock"),
     Option.DICE: N_("dice"),
+    Option.WHITE_PLAYER: N_("White's player"),
+    Option.BLACK_PLAYER: N_("Black's player"),
 }
 
 CLOCK_MODES: Final = {
@@ -155,10 +157,14 @@ def option_words(
     option: Option,
     dice: DiceSource = ELECTRONIC,
     clock: ClockRules = NO_CLOCK,
+    names: tuple[str, str] = NOBODY,
 ) -> str:
     """An option's value as the page says it: the match's kind for the length, on or off
     for a rule, the number for automatic doubles and the cube limit, where the dice
-    (``dice``) come from, the ``clock`` and its delay or limit (and overtime, if any)."""
+    (``dice``) come from, the ``clock`` and its delay or limit (and overtime, if any), a
+    side's player of ``names``."""
+    if option in PLAYER_OPTIONS:
+        return player(names[PLAYER_OPTIONS[option]])
     value = value_of(draft, option, dice, clock)
     if option is Option.DICE:
         return _(DICE_SOURCES[dice])
@@ -187,13 +193,14 @@ def option_phrase(
     option: Option,
     dice: DiceSource = ELECTRONIC,
     clock: ClockRules = NO_CLOCK,
+    names: tuple[str, str] = NOBODY,
 ) -> str:
     """The option shown and its value, as the status line names it: the length as the
-    match's kind (``a 5-point match``, ``money play``), a rule or a number after its name
-    (``Crawford rule on``, ``cube limit 64``)."""
+    match's kind (``a 5-point match``, ``money play``), a rule, a number or a name after
+    its name (``Crawford rule on``, ``cube limit 64``, ``White's player Anna``)."""
     if option is Option.LENGTH:
         return match_words(draft.length)
-    value = option_words(draft, option, dice, clock)
+    value = option_words(draft, option, dice, clock, names)
     return _("{option} {value}").format(option=_(OPTIONS[option]), value=value)
 
 

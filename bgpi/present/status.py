@@ -318,7 +318,7 @@ def _taking_back(table: Table, scene: Scene, words: Sequence[str]) -> str:
 def _choosing(table: Table, scene: Scene, words: Sequence[str]) -> str:
     at = table.at
     assert isinstance(at, Choosing)
-    shown = option_phrase(at.draft, at.option, at.dice, at.clock)
+    shown = option_phrase(at.draft, at.option, at.dice, at.clock, at.names)
     seat = _waited(table)
     if seat is not None:  # no person here: a seat starts the match as shown
         line = _("The next match: {option}. {name} {choices}.")

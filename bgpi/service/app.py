@@ -185,6 +185,7 @@ def table_config(config: Config) -> TableConfig:
         next_clock=config.clock.rules(),
         hints=config.seats.hints,
         godice=config.dice.paired is not None,
+        roster=config.players.roster,
     )
 
 

@@ -28,7 +28,10 @@ Sections and keys (defaults in brackets)::
     [clock]    mode ["off"] (off | usbgf | bronstein | per-move), per_move_s [12] (the
                delay, or the per-move limit), overtime_s [0] (given once when a flag falls;
                0: a fall loses the match): the match's clock (also chosen at the board)
-    [players]  white ["White"], black ["Black"], site ["bgpi"] (the .mat's [Site] line)
+    [players]  white ["White"], black ["Black"], site ["bgpi"] (the .mat's [Site] line),
+               roster [[]]: the club's players (at most 25 names of up to 40 characters,
+               each once); with one, the players choose each side's between matches at the
+               board ("White"/"Black": nobody in particular), white and black the first shown
     [dice]     source ["electronic"] (electronic | entered | godice): the board rolls, or the
                players throw their own dice and enter them (buttons, phone) or throw two
                GoDice the board reads; the players may choose again between matches (a remote
@@ -65,6 +68,7 @@ import os
 import re
 import reprlib
 import tomllib
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
@@ -84,6 +88,7 @@ from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style, check_power
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
+from bgpi.table.options import NOBODY, ROSTER_MAX
 
 MAX_BYTES: Final = 1 << 20  # a config is a few kilobytes: a megabyte is no config
 MAX_NESTING: Final = 16  # arrays and tables within each other; the deepest real one is 5
@@ -206,6 +211,51 @@ class PlayersConfig:
     white: str = "White"
     black: str = "Black"
     site: str = "bgpi"  # the .mat's [Site] line: the club or the event
+    roster: tuple[str, ...] = ()  # the club's players, chosen from at the board
+
+
+NAME_MAX: Final = 40
+"""The longest name a roster holds: the status line and the page's table say it whole."""
+
+
+def _check_roster(source: str, players: PlayersConfig, seats: SeatsConfig) -> None:
+    """Refuse a roster the board could not offer: a name not text, empty, too long, with a
+    control character (a line break would break the status line), given twice (the
+    players could not tell them apart) or a colour's (that stands for nobody in
+    particular); and the default name of a side a person plays that the roster does not
+    hold (the engine's is its own)."""
+    roster = players.roster
+    if len(roster) > ROSTER_MAX:
+        why = _("has {count} names, at most {most}").format(count=len(roster), most=ROSTER_MAX)
+        raise ConfigError(source, "players.roster", why)
+    for name in roster:
+        why = _roster_name_error(name, roster)
+        if why:
+            raise ConfigError(source, "players.roster", f"{_SHORT.repr(name)}: {why}")
+    sides = (("white", players.white, seats.white), ("black", players.black, seats.black))
+    for (key, name, seat), nobody in zip(sides, NOBODY, strict=True):
+        if roster and seat == "person" and name != nobody and name not in roster:
+            why = _("is {name}, not in players.roster (nor {nobody}, nobody in particular)")
+            raise ConfigError(
+                source, f"players.{key}", why.format(name=_SHORT.repr(name), nobody=nobody)
+            )
+    if roster and players.white == players.black:
+        why = _("is players.white's name too: one person cannot play both sides")
+        raise ConfigError(source, "players.black", why)
+
+
+def _roster_name_error(name: object, roster: tuple[str, ...]) -> str:
+    if not isinstance(name, str):
+        return _("a name is text, not {type}").format(type=type(name).__name__)
+    if not name.strip() or len(name) > NAME_MAX:
+        return _("a name has 1 to {most} characters").format(most=NAME_MAX)
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        return _("a name has no control characters")
+    if roster.count(name) > 1:
+        return _("given twice")
+    if name in NOBODY:
+        return _("stands for nobody in particular; give a person's name")
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,6 +583,7 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     config = Config(**sections, ledmap=ledmap, style=style, source=source, wiring=wiring)
     _guard(source, "rules", config.match_record)
     _check_dice(source, config.dice, config.seats)
+    _check_roster(source, config.players, config.seats)
     _check_remote(source, config.remote)
     return config
 
@@ -587,6 +638,8 @@ def _section(source: str, name: str, values: Any) -> Any:
 
 
 def _value(source: str, where: str, key: tuple[str, str], value: Any, default: Any) -> Any:
+    if isinstance(default, tuple) and isinstance(value, list):
+        value = tuple(value)  # TOML's array, as a frozen config holds it
     expected = _OPTIONAL.get(key, type(default))
     if isinstance(default, Enum) and isinstance(value, str):
         choices = tuple(member.value for member in type(default))
@@ -602,7 +655,9 @@ def _value(source: str, where: str, key: tuple[str, str], value: Any, default: A
             source,
             where,
             why.format(
-                value=_SHORT.repr(value), type=type(value).__name__, expected=expected.__name__
+                value=_SHORT.repr(value),
+                type=type(value).__name__,
+                expected="array" if expected is tuple else expected.__name__,
             ),
         )
     if key in _CHOICES and value not in _CHOICES[key]:
@@ -705,6 +760,8 @@ def _toml(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + _unicode(value).translate(_IN_STRING) + '"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
     return str(value)
 
 

@@ -60,5 +60,6 @@ def with_rules_of(table: Table, config: Config) -> Table:
         next_match=config.match_record().rules(),
         next_clock=config.clock.rules(),
         accept_illegal=not config.rules.demand_correction,
+        roster=config.players.roster,
     )
     return replace(table, config=rules)

@@ -76,6 +76,7 @@ class SimOptions:
     accept_illegal: bool = True
     hints: frozenset[Player] = frozenset()  # the players who may ask for a hint
     godice: bool = False  # a simulated GoDice pair is paired to the board (bgpi.sim.godice)
+    roster: tuple[str, ...] = ()  # the club's players, chosen from between matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +152,7 @@ class SimTable:
             options.accept_illegal,
             hints=options.hints,
             godice=options.godice,
+            roster=options.roster,
         )
         if isinstance(records, Fresh):
             table = Table.choose(config, records.defaults)

@@ -66,6 +66,7 @@ from bgpi.table.events import (
     chain,
 )
 from bgpi.table.hints import Hinted, moment_of
+from bgpi.table.options import named, starting_names
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -143,12 +144,19 @@ class Table:
         as they choose every next one, ``defaults`` shown first. Nothing is journaled until
         they start it: the :class:`MatchStarted` of their choice is the journal's first
         record."""
+        chosen = named(config.roster, defaults.seats)
         return cls(
             config,
             Match.new(defaults.rules()),
             names=defaults.names,
             seats=defaults.seats,
-            at=Choosing(defaults.rules(), clock=defaults.clock, dice=defaults.dice),
+            at=Choosing(
+                defaults.rules(),
+                clock=defaults.clock,
+                dice=defaults.dice,
+                names=starting_names(config.roster, defaults.names, chosen),
+                named=chosen,
+            ),
             settle=SettleFilter(config.settle),
             dice=defaults.dice,
         )

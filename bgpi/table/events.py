@@ -175,6 +175,8 @@ class TableConfig:
     takeback_wait: float = TAKEBACK_WAIT
     # A GoDice pair is read at this board: the players may choose it among the dice sources.
     godice: bool = False
+    # The club's players ([players] roster): the players choose each side's from it.
+    roster: tuple[str, ...] = ()
 
 
 def chain(first: Step, second: Step) -> Step:

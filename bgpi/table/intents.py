@@ -38,12 +38,16 @@ from bgpi.table.guided import move_made
 from bgpi.table.hints import HintRequest, kind_of, moment_of
 from bgpi.table.illegal import read_illegal
 from bgpi.table.options import (
+    PLAYER_OPTIONS,
     Option,
+    named,
     next_clock,
+    next_name,
     next_source,
     next_value,
     nobody_here,
     options_of,
+    starting_names,
 )
 from bgpi.table.phases import (
     BeforeRoll,
@@ -242,7 +246,10 @@ def _next_game(table: Table, at: GameOver | MatchOver, player: Player) -> Step:
     if isinstance(at, MatchOver):
         draft = table.config.next_match or table.match.rules
         last = table.clock.rules if table.clock is not None else NO_CLOCK
-        chosen = Choosing(draft, clock=table.config.next_clock or last, dice=table.dice)
+        clock = table.config.next_clock or last
+        sides = named(table.config.roster, table.seats)
+        names = starting_names(table.config.roster, table.names, sides)
+        chosen = Choosing(draft, clock=clock, dice=table.dice, names=names, named=sides)
         return Step(replace(table, at=chosen))
     return _set_up(replace(table, at=Setup(), position=Position.initial()))
 
@@ -267,18 +274,21 @@ def _next_value(table: Table, at: Choosing, player: Player) -> Step:
         return Step(replace(table, at=replace(at, dice=dice)))
     if at.option is Option.CLOCK:
         return Step(replace(table, at=replace(at, clock=next_clock(at.clock))))
+    if at.option in PLAYER_OPTIONS:
+        names = next_name(table.config.roster, at.names, PLAYER_OPTIONS[at.option])
+        return Step(replace(table, at=replace(at, names=names)))
     return Step(replace(table, at=replace(at, draft=next_value(at.draft, at.option))))
 
 
 def _next_option(table: Table, at: Choosing, player: Player) -> Step:
-    options = options_of(at.draft)
+    options = options_of(at.draft, named=at.named)
     option = options[(options.index(at.option) + 1) % len(options)]
     return Step(replace(table, at=replace(at, option=option)))
 
 
 def _start_match(table: Table, at: Choosing, player: Player) -> Step:
     clock = at.clock if at.draft.length else NO_CLOCK  # money play has no clock
-    return _set_up(table, MatchStarted.of(at.draft, table.names, table.seats, clock, at.dice))
+    return _set_up(table, MatchStarted.of(at.draft, at.names, table.seats, clock, at.dice))
 
 
 def _ask_hint(table: Table, at: BeforeRoll | Doubled | Moving, player: Player) -> Step:

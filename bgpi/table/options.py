@@ -7,7 +7,8 @@ limit; a match offers the Crawford rule, the cube limit and the clock (off, the 
 Backgammon Clock Rules, a Bronstein delay or a per-move limit: the settings ``[clock]``
 offers, with its delay or limit and its overtime). Either also offers where the dice come
 from (:class:`~bgpi.journal.records.DiceSource`): the board's, or the players' own, entered
-or read from GoDice.
+or read from GoDice. With a roster of the club's players (``[players] roster``), the two
+players: each side's colour name (nobody in particular) and then the roster's names.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from enum import Enum
 from typing import Final
 
 from bgpi.base.i18n import N_
+from bgpi.base.words import BLACK, WHITE, Player
 from bgpi.journal.records import ELECTRONIC, DiceSource, Seat
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
@@ -40,6 +42,19 @@ class Option(Enum):
     LIMIT = N_("cube limit")
     CLOCK = N_("clock")
     DICE = N_("dice")
+    WHITE_PLAYER = N_("White's player")
+    BLACK_PLAYER = N_("Black's player")
+
+
+PLAYER_OPTIONS: Final = {Option.WHITE_PLAYER: WHITE, Option.BLACK_PLAYER: BLACK}
+"""The options that choose a side's player from the roster, and the side each chooses."""
+
+NOBODY: Final = ("White", "Black")
+"""Each side's name when no one in particular plays it (the journal's default names)."""
+
+ROSTER_MAX: Final = LONGEST
+"""The most names a roster holds: the score pixels' gauge shows a name's place (1 the
+roster's first; 0 the colour, nobody in particular) on as many pixels as the longest match."""
 
 
 SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED, DiceSource.GODICE)
@@ -47,8 +62,20 @@ SOURCES: Final = (DiceSource.ELECTRONIC, DiceSource.ENTERED, DiceSource.GODICE)
 GoDice only where a pair is paired to the board (``TableConfig.godice``)."""
 
 
-def options_of(rules: MatchRules) -> tuple[Option, ...]:
-    """The options that apply to ``rules``, in the order ROLL steps through them."""
+def options_of(rules: MatchRules, *, named: tuple[Player, ...] = ()) -> tuple[Option, ...]:
+    """The options that apply to ``rules``, in the order ROLL steps through them; last, the
+    player of each side ``named`` chooses (:func:`named`)."""
+    players = tuple(option for option, side in PLAYER_OPTIONS.items() if side in named)
+    return _rules_options(rules) + players
+
+
+def named(roster: tuple[str, ...], seats: tuple[Seat, Seat]) -> tuple[Player, ...]:
+    """The sides whose player is chosen from ``roster``: those a person here plays. The
+    engine's name is its own, and a remote board names its own player."""
+    return tuple(p for p in (WHITE, BLACK) if roster and seats[p] is Seat.PERSON)
+
+
+def _rules_options(rules: MatchRules) -> tuple[Option, ...]:
     if rules.money:
         return (
             Option.LENGTH,
@@ -101,6 +128,36 @@ def next_value(rules: MatchRules, option: Option) -> MatchRules:
 
 def _after(values: tuple[int, ...], value: int) -> int:
     return values[(values.index(value) + 1) % len(values)] if value in values else values[0]
+
+
+def place_of(roster: tuple[str, ...], name: str) -> int:
+    """A player's place in ``roster`` as the score pixels show it: from 1, 0 for a name
+    not in it (the colour's, nobody in particular)."""
+    return roster.index(name) + 1 if name in roster else 0
+
+
+def next_name(roster: tuple[str, ...], names: tuple[str, str], player: Player) -> tuple[str, str]:
+    """``names`` with ``player``'s the next of the colour's name and then the roster's, past
+    the opponent's: one person cannot play both sides."""
+    choices = (NOBODY[player], *roster)
+    at = choices.index(names[player]) if names[player] in choices else 0
+    after = (choices[(at + step) % len(choices)] for step in range(1, len(choices) + 1))
+    # None but the opponent's left (a roster emptied mid-choosing): the name stays.
+    name = next((n for n in after if n != names[player.other]), names[player])
+    return (name, names[BLACK]) if player is WHITE else (names[WHITE], name)
+
+
+def starting_names(
+    roster: tuple[str, ...], names: tuple[str, str], sides: tuple[Player, ...]
+) -> tuple[str, str]:
+    """The players a choosing starts from: the last match's (``names``), each side chosen
+    (``sides``) kept if the roster holds its name, else the colour's (a roster edited since
+    may have dropped it); a side not chosen keeps its name (the engine's, say)."""
+    white, black = (
+        NOBODY[side] if side in sides and name not in roster else name
+        for side, name in zip((WHITE, BLACK), names, strict=True)
+    )
+    return white, black
 
 
 def nobody_here(seats: tuple[Seat, Seat]) -> bool:

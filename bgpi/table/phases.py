@@ -18,7 +18,7 @@ from bgpi.rules.clock import NO_CLOCK, ClockRules
 from bgpi.sensing.godice import PairReading
 from bgpi.sensing.mistakes import Mistake
 from bgpi.sensing.tracker import Reading, TurnTracker
-from bgpi.table.options import Option
+from bgpi.table.options import NOBODY, Option
 
 
 class Phase(Enum):
@@ -287,13 +287,17 @@ class TakingBack:
 @dataclass(frozen=True, slots=True)
 class Choosing:
     """After a match, the players choose the next one: ``draft`` the rules so far (from the
-    config's defaults), ``option`` the one shown now, ``dice`` where its dice come from."""
+    config's defaults), ``option`` the one shown now, ``dice`` where its dice come from,
+    ``names`` who plays each side, chosen from the config's roster for the sides ``named``
+    (:func:`~bgpi.table.options.named`)."""
 
     kind: ClassVar[Phase] = Phase.CHOOSING
     draft: MatchRules
     option: Option = Option.LENGTH
     clock: ClockRules = NO_CLOCK  # the match's clock, if it is a match
     dice: DiceSource = ELECTRONIC
+    names: tuple[str, str] = NOBODY
+    named: tuple[Player, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

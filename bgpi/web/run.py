@@ -105,6 +105,7 @@ def new_session(
             long_press=config.buttons.long_press_ms / 1000,
             hints=config.seats.hints,
             godice=config.dice.paired is not None or _godice(records),
+            roster=config.players.roster,
         ),
         geometry=config.geometry,
         ledmap=config.ledmap,

@@ -215,7 +215,7 @@ class SimSession:
 
     def _option(self, message: Mapping[str, object]) -> None:
         at = self._choosing()
-        options = options_of(at.draft)
+        options = options_of(at.draft, named=at.named)
         wanted = next((o for o in options if o.name.lower() == message.get("option")), None)
         if wanted is None:
             names = ", ".join(o.name.lower() for o in options)

@@ -260,10 +260,10 @@ def choosing_message(table: Table) -> dict[str, object] | None:
             {
                 "option": option.name.lower(),
                 "label": _(option.value),
-                "value": option_words(at.draft, option, at.dice, at.clock),
+                "value": option_words(at.draft, option, at.dice, at.clock, at.names),
                 "shown": option is at.option,
             }
-            for option in options_of(at.draft)
+            for option in options_of(at.draft, named=at.named)
         ],
     }
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.base.words import WHITE
+from bgpi.base.words import BLACK, WHITE
 from bgpi.journal.records import MatchStarted
 from bgpi.service.app import App, table_config
 from bgpi.service.config import load
@@ -62,3 +62,19 @@ def test_the_service_offers_the_edited_rules_after_the_match_never_during_it(
     sim.roll(WHITE)  # after the match, ROLL opens the options: the edited rules' defaults
     assert sim.phase is Phase.CHOOSING
     assert sim.table.at.draft.length == 11  # type: ignore[union-attr]
+
+
+def test_a_roster_added_between_matches_offers_the_players_at_the_next_choosing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "config.toml"
+    edit(path, "")
+    config = load(path)
+    app = App(config, tmp_path / "state")
+    sim = SimTable(MatchStarted(5))
+    sim.driver.table = replace(sim.table, config=table_config(config), at=MatchOver())
+    edit(path, '[players]\nroster = ["Anna", "Ben"]\n')
+    app._between_matches(sim.driver)
+    sim.roll(WHITE)
+    assert sim.table.at.named == (WHITE, BLACK)  # type: ignore[union-attr]
+    assert sim.table.at.names == ("White", "Black")  # type: ignore[union-attr]
