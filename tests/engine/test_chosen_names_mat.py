@@ -5,7 +5,6 @@ names and the same score, and named by ``bgpi status``."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from bgpi.base.words import BLACK, ROLL, WHITE
@@ -20,22 +19,11 @@ from bgpi.sim.simtable import Fresh, SimOptions, SimTable
 from bgpi.table.options import Option
 from tests.engine.conftest import needs_gnubg
 from tests.engine.gnubg_cli import imported_score
+from tests.engine.test_director_files import bgpi
 
 pytestmark = needs_gnubg
 
 CONFIG = parse({"players": {"roster": ["Anna", "Ben", "Cleo"], "site": "Club night"}})
-
-
-def bgpi(*args: str | Path) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "bgpi", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def choose_players(sim: SimTable) -> None:
