@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,12 +57,18 @@ class Board:
         self.buttons.release(player, "roll")
 
 
-@pytest.fixture
-def running(tmp_path: Path) -> Iterator[tuple[Board, Companion]]:
+@contextmanager
+def serving(
+    config: Config, tmp_path: Path, *, post: bool = False
+) -> Iterator[tuple[Board, Companion]]:
+    """``bgpi run`` on a simulated board with its companion page; with ``post``, the page
+    may post the dice a phone enters to the app's loop, as ``bgpi run`` lets it."""
     board = Board()
-    companion = Companion(Config(), port=0)
-    app = App(Config(), tmp_path, hardware=board.hardware)
+    companion = Companion(config, port=0)
+    app = App(config, tmp_path, hardware=board.hardware)
     app.observer = companion
+    if post:
+        companion.post = app.events.put
     companion.start()
     runner = threading.Thread(target=app.run, name="bgpi-app")
     runner.start()
@@ -73,6 +79,12 @@ def running(tmp_path: Path) -> Iterator[tuple[Board, Companion]]:
         runner.join(10)
         companion.close()
     assert not runner.is_alive()
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[Board, Companion]]:
+    with serving(Config(), tmp_path) as served:
+        yield served
 
 
 def test_the_companion_shows_the_real_board_live_and_refuses_every_command(

@@ -3,7 +3,6 @@ every other command; the board's buttons enter them as well."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,10 +11,9 @@ from playwright.sync_api import Page, expect
 
 from bgpi.base.words import BLACK, WHITE
 from bgpi.journal.records import DiceSource
-from bgpi.service.app import App
 from bgpi.service.config import Config, DiceConfig
 from bgpi.web.companion import Companion
-from tests.web.test_companion import Board
+from tests.web.test_companion import Board, serving
 from tests.web.webclient import receive_until, send, socket
 
 CONFIG = Config(dice=DiceConfig(DiceSource.ENTERED))
@@ -23,21 +21,8 @@ CONFIG = Config(dice=DiceConfig(DiceSource.ENTERED))
 
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[tuple[Board, Companion]]:
-    board = Board()
-    companion = Companion(CONFIG, port=0)
-    app = App(CONFIG, tmp_path, hardware=board.hardware)
-    app.observer = companion
-    companion.post = app.events.put
-    companion.start()
-    runner = threading.Thread(target=app.run, name="bgpi-app")
-    runner.start()
-    try:
-        yield board, companion
-    finally:
-        app.stop.set()
-        runner.join(10)
-        companion.close()
-    assert not runner.is_alive()
+    with serving(CONFIG, tmp_path, post=True) as served:
+        yield served
 
 
 def entering(message: dict[str, object]) -> bool:
