@@ -88,7 +88,7 @@ class Peer:
     def send(self, body: Body) -> None:
         self.publish(self.session.send(body))
 
-    def publish(self, raw: bytes, *, side: int | None = None) -> None:
+    def publish(self, raw: bytes, *, side: Player | None = None) -> None:
         topic = self.pairing.topic(self.session.side if side is None else side)
         self.transport.publish(topic, raw)
 

@@ -8,10 +8,11 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
 
@@ -40,12 +41,13 @@ from bgpi.remote.board import LinkState, RemoteSeat
 from bgpi.remote.fairdice import SECRET_BYTES, dice_of
 from bgpi.remote.turns import decider
 from bgpi.remote.wire import Action, Commit, Intent, Reveal
-from bgpi.rules import BAR, OFF, Move, legal_plays
+from bgpi.rules import BAR, OFF, Move, Position, legal_plays
 from bgpi.sensing.board import zone_of
 from bgpi.service.app import App, Hardware
 from bgpi.service.config import Config, parse
 from bgpi.service.driver import Driver
 from bgpi.table import Guided, Phase, Table
+from bgpi.table.board import shows
 from bgpi.table.buttons import unseen_lit
 from bgpi.web.companion import Companion
 from bgpi.web.qr import qr_svg
@@ -57,6 +59,7 @@ GAP = 0.08  # seconds between two things the hands do: longer than the settle fi
 RETRY = 3.0  # seconds before the hands try again what the table has not taken
 
 Step = Callable[[], None]
+DIED: WeakKeyDictionary[App, BaseException] = WeakKeyDictionary()  # an app whose loop raised
 
 
 def remote_config(url: str, length: int) -> Config:
@@ -104,7 +107,7 @@ class Hands:
     def _steps(self, driver: Driver) -> list[Step]:
         table = driver.table
         if table.phase is Phase.SETUP:
-            return [lambda: self.board.setup(layout(table))]
+            return [lambda: self.board.setup(layout(table.position))]
         if table.phase is Phase.GAME_OVER:
             return [self._click(WHITE, ROLL)]
         seat = decider(table)
@@ -119,6 +122,9 @@ class Hands:
         made, then White's person says so with ROLL, as the page asks."""
         guided = table.at
         assert isinstance(guided, Guided)
+        if self._ahead(table, guided.steps[guided.done : guided.done + 2]):
+            self.made = None
+            return [lambda: self.board.setup(layout(guided.steps[guided.done]))]
         mark = (at, guided.done)
         if guided.next_move is not None and self.made != mark:
             self.made = mark
@@ -132,15 +138,24 @@ class Hands:
         if phase is Phase.MOVING and dice is not None:
             # ROLL only once the table has seen the whole play settle (a ROLL pressed while
             # the last checker settles is refused, and the hands must not make it twice).
-            if self.played == at:
-                complete = table.reading is not None and table.reading.complete
+            complete = table.reading is not None and bool(table.reading.complete)
+            if self.played == at or complete:
                 return [self._click(WHITE, ROLL)] if complete else []
+            if self._ahead(table, (table.position,)):
+                return [lambda: self.board.setup(layout(table.position))]
             self.played = at
             play = legal_plays(table.mover_view, dice)[0]
             return [self._move(WHITE, move) for move in play.moves]
         if phase in (Phase.OPENING, Phase.BEFORE_ROLL, Phase.DOUBLED, Phase.CONFIRM):
             return [self._click(WHITE, ROLL)]  # roll, never double, take, the play shown
         return [self._click(WHITE, ROLL)] if phase is Phase.RESIGN_OFFERED else []
+
+    def _ahead(self, table: Table, steps: Sequence[Position]) -> bool:
+        """Whether the board shows none of ``steps``: moves made before ``bgpi run`` was
+        stopped and started again, past what the journal holds. The person puts back what
+        the lights show wrong and makes the play again, as the table lights it."""
+        seen = table.observation
+        return seen is not None and not any(shows(seen, s, table.config.caps) for s in steps)
 
     def _click(self, player: Player, button: ButtonName) -> Step:
         return lambda: self.buttons.click(player, button)
@@ -157,9 +172,9 @@ class Hands:
         return step
 
 
-def layout(table: Table) -> dict[int, tuple[int, int]]:
-    """The checkers of the table's position, zone by zone, as the hands set them up."""
-    position, checkers = table.position, {}
+def layout(position: Position) -> dict[int, tuple[Player, int]]:
+    """The checkers of ``position`` (White's view), zone by zone, as the hands set them up."""
+    checkers: dict[int, tuple[Player, int]] = {}
     for colour, side in ((WHITE, position.player), (BLACK, position.opponent)):
         for index, count in enumerate(side):
             if count and index != OFF:
@@ -208,6 +223,7 @@ class RunBoard:
                 self.app.run()
             except BaseException as exc:  # the test says why the loop died
                 failed.append(exc)
+                DIED[self.app] = exc
                 ready.set()
 
         thread = threading.Thread(target=run)
@@ -233,6 +249,7 @@ def wait_until(app: App, done: Callable[[], bool], what: str, timeout: float, bo
     while not done():
         alive = board.process is not None and board.process.poll() in (None, 0)
         assert alive, f"{where(app)}\n{board.finish()}"
+        assert app not in DIED, f"bgpi run's loop died: {DIED[app]!r} at {where(app)}"
         assert time.monotonic() < end, f"bgpi run has not reached {what}: {where(app)}"
         time.sleep(0.05)
 
