@@ -6,7 +6,7 @@ its records analysed and the engine: a match analysed after its first game is an
 once more has been played, never twice for the same records.
 
 The table (``analyses``) is part of the journal's schema since its version 2
-(:data:`bgpi.journal.store.MIGRATIONS`): the journal's records stay append-only and untouched. A
+(:data:`bgpi.journal.schema.MIGRATIONS`): the journal's records stay append-only and untouched. A
 journal of version 1 that only readers have opened since (``bgpi analyse`` opens it
 read-only) has no analyses to read yet; the first one stored brings it up to date, as
 opening it for writing does.

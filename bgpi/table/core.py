@@ -16,7 +16,8 @@ The table holds what spans phases (the match, the position, the settle filter, t
 down, the faults); ``at`` is the phase (:mod:`bgpi.table.phases`) with what only it needs.
 What each button does is one table of rows in :mod:`bgpi.table.buttons`; what each intent
 does, one handler per intent in :mod:`bgpi.table.intents`; the answers of seats that are not
-a person here, and the play they chose lit for the hands, are in :mod:`bgpi.table.guided`.
+a person here, and the play they chose lit for the hands, are in :mod:`bgpi.table.guided`;
+the dice of a roll coming to the table, in :mod:`bgpi.table.rolls`.
 """
 
 from __future__ import annotations
@@ -33,11 +34,8 @@ from bgpi.journal.records import (
     GameEnded,
     GameStarted,
     MatchStarted,
-    OpeningDie,
-    OpeningRolled,
     Played,
     Record,
-    Rolled,
     Seat,
 )
 from bgpi.rules import Match, Move, Position, game_result
@@ -46,13 +44,12 @@ from bgpi.sensing.board import BoardDiff, Observation
 from bgpi.sensing.mistakes import Mistake, diagnose, mistake_words, refusal
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
-from bgpi.table import guided, intents, settling
+from bgpi.table import guided, intents, rolls, settling
 from bgpi.table.board import diff_of, white_view
 from bgpi.table.buttons import Hold, Intent, enterer, rows_of
 from bgpi.table.errors import TableError
 from bgpi.table.events import (
     DiceDrawing,
-    DiceRequest,
     DiceRolled,
     DieRested,
     Event,
@@ -63,7 +60,6 @@ from bgpi.table.events import (
     Step,
     TableConfig,
     Tick,
-    chain,
 )
 from bgpi.table.hints import Hinted, moment_of
 from bgpi.table.options import named, starting_names
@@ -85,7 +81,7 @@ from bgpi.table.phases import (
 )
 from bgpi.table.replay import applied, replayed
 from bgpi.table.seats import Chosen, Decided, computer_waits, waiting
-from bgpi.table.thrown import after_fault, godice_down, rested, waiting_throw
+from bgpi.table.thrown import after_fault, rested
 from bgpi.table.timing import timed
 
 
@@ -242,7 +238,7 @@ class Table:
         if isinstance(event, Seen | Tick):
             return self._seen(event)
         if isinstance(event, DiceRolled | DiceDrawing):
-            return self._dice_event(event)
+            return rolls.dice_event(self, event)
         if isinstance(event, DieRested):
             return rested(self, event)
         if isinstance(event, Fault | Silence):
@@ -360,61 +356,19 @@ class Table:
 
     @property
     def entered_dice(self) -> bool:
-        """Whether a roll now is thrown by hand and entered here: the match's dice are
-        entered, or its GoDice are down (a die gone or its battery low) until they are back."""
-        down = godice_down(self)
-        return self.dice is DiceSource.ENTERED or (self.dice is DiceSource.GODICE and down)
+        """Whether a roll now is thrown by hand and entered here (:mod:`bgpi.table.rolls`)."""
+        return rolls.entered_dice(self)
 
     def roll_for(self, player: Player, count: int, step: Step | None = None) -> Step:
         """``step`` (default: none yet) with the dice ``player`` rolls now (``count``: one in
-        the opening roll): asked of the shell, or, thrown by hand, entered here or read from
-        the GoDice as they come to rest."""
-        step = step or Step(self)
-        table, at = step.table, step.table.at
-        if table.entered_dice and isinstance(at, Opening | BeforeRoll):
-            return replace(step, table=replace(table, at=Entering(player, count, at)))
-        if table.dice is DiceSource.GODICE and isinstance(at, Opening | BeforeRoll):
-            return replace(step, table=replace(table, at=waiting_throw(player, count, at)))
-        return replace(step, dice=DiceRequest(player, count))
-
-    def _dice_event(self, event: DiceRolled | DiceDrawing) -> Step:
-        if isinstance(event, DiceRolled):
-            at = self.at
-            if event.source is DiceSource.ENTERED and (
-                not isinstance(at, Entering)
-                or (at.player, at.count) != (event.player, len(event.dice))
-            ):
-                # Entered on a phone as the buttons entered them: the board's came first.
-                return Step(self, refused="the dice entered on the page are not the roll entered")
-            if isinstance(at, Rolling) and at.thrown and event.source is not DiceSource.GODICE:
-                return Step(self, refused="the dice are read from the GoDice as they come to rest")
-            return self.rolled(event.player, event.dice, event.source)
-        at = self.at  # the dice asked for come later, drawn with another board
-        if not isinstance(at, Opening | BeforeRoll):
-            raise TableError(f"dice for player {event.player} drawn in phase {self.phase.value}")
-        return Step(replace(self, at=Rolling(event.player, event.count, at)))
+        the opening roll), as :func:`bgpi.table.rolls.roll_for` asks for them."""
+        return rolls.roll_for(self, player, count, step)
 
     def rolled(
         self, player: Player, dice: tuple[int, ...], source: DiceSource = ELECTRONIC
     ) -> Step:
         """``player``'s dice, from ``source``, journaled as the phase asked for them."""
-        at = self.at
-        if isinstance(at, Entering) and at.player != player:
-            raise TableError(f"dice for player {player} entered for player {at.player}'s roll")
-        if isinstance(at, Rolling | Entering):  # they came: drawn elsewhere, or entered
-            return replace(self, at=at.back).rolled(player, dice, source)
-        if any(not 1 <= die <= 6 for die in dice):
-            raise TableError(f"dice {dice} are not 1 to 6")
-        if self.phase is Phase.OPENING and len(dice) == 1:
-            record = OpeningDie(player, dice[0], source)
-            table = self.apply(record)
-            white, black = table.opening
-            if white is not None and black is not None:
-                return chain(Step(table, (record,)), table.decide(OpeningRolled(white, black)))
-            return Step(table, (record,))
-        if self.phase is Phase.BEFORE_ROLL and player == self.match.turn and len(dice) == 2:
-            return self.decide(Rolled(player, (dice[0], dice[1]), source))
-        raise TableError(f"dice {dice} were not asked for in phase {self.phase.value}")
+        return rolls.rolled(self, player, dice, source)
 
     def _hinted(self, event: Hinted) -> Step:
         """The engine's hint, kept while the moment it was asked about lasts."""

@@ -15,7 +15,7 @@ from bgpi import engine as engine_package
 from bgpi.cli import main
 from bgpi.engine import GnubgEngine, Level, MatchAnalysis
 from bgpi.engine.analysis import AnalysisStore, analysed, from_json, to_json
-from bgpi.journal import store
+from bgpi.journal import schema
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import GameEnded, MatchStarted, Record
 from bgpi.journal.store import Journal
@@ -182,7 +182,7 @@ V1_ANALYSES = """CREATE TABLE IF NOT EXISTS analyses (
 def v1_journal(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Record]:
     """A journal written by a bgpi of schema version 1, with a match in it."""
     with monkeypatch.context() as patch:
-        patch.setattr(store, "MIGRATIONS", store.MIGRATIONS[:1])
+        patch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
         return journal_with_a_match(path)
 
 
@@ -213,7 +213,7 @@ def test_a_v1_journal_keeps_the_analysis_its_own_table_held(
     assert analysed(AnalysisStore(path), 1, records, engine) == (SAMPLE, False)  # type: ignore[arg-type]
     with Journal.open(path) as journal:  # a writer brings it up to date
         assert journal.records() == records
-    assert user_version(path) == store.schema_version()
+    assert user_version(path) == schema.schema_version()
     assert analysed(AnalysisStore(path), 1, records, engine) == (SAMPLE, False)  # type: ignore[arg-type]
     assert engine.calls == 0  # never computed again
 
@@ -227,7 +227,7 @@ def test_a_v1_journal_without_analyses_gets_the_table_with_the_first(
     assert kept.latest(1) is None and user_version(path) == 1  # a read changes nothing
     engine = Counting(SAMPLE)
     assert analysed(kept, 1, records, engine) == (SAMPLE, True)  # type: ignore[arg-type]
-    assert user_version(path) == store.schema_version()  # storing it brought the journal up to date
+    assert user_version(path) == schema.schema_version()  # storing it brought it up to date
     assert analysed(AnalysisStore(path), 1, records, engine) == (SAMPLE, False)  # type: ignore[arg-type]
     assert engine.calls == 1
     with Journal.open(path, read_only=True) as journal:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bgpi.cli import main
-from bgpi.journal import store
+from bgpi.journal import schema
 from bgpi.journal.chain import link, seed
 from bgpi.journal.records import GameEnded, MatchStarted, Played, Record, Rolled
 from bgpi.journal.store import (
@@ -123,7 +123,7 @@ def test_a_journal_of_version_2_gets_its_identity_and_chain_in_one_migration(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patch:  # as bgpi wrote it before the chain
-        patch.setattr(store, "MIGRATIONS", store.MIGRATIONS[:2])
+        patch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:2])
         two_matches(path)
     assert version(path) == 2
     with Journal.open(path, read_only=True) as reader:  # a reader leaves it at version 2

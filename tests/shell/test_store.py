@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bgpi.journal import store
+from bgpi.journal import schema
 from bgpi.journal.records import (
     CubeAction,
     GameEnded,
@@ -346,7 +346,7 @@ def test_an_older_schema_is_migrated(path: Path, monkeypatch: pytest.MonkeyPatch
     with Journal.open(path) as journal:
         journal.new_match(MatchStarted(3))
         journal.append(GameStarted())
-    monkeypatch.setattr(store, "MIGRATIONS", (*store.MIGRATIONS, add_venue))
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, add_venue))
     assert schema_version() == 4
     with Journal.open(path) as journal:
         assert journal.records() == [MatchStarted(3), GameStarted()]
@@ -375,7 +375,7 @@ def test_a_failed_migration_leaves_the_journal_as_it_was(
 
     with Journal.open(path) as journal:
         journal.new_match(MatchStarted(3))
-    monkeypatch.setattr(store, "MIGRATIONS", (*store.MIGRATIONS, half_done))
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, half_done))
     with pytest.raises(JournalError, match=r"from schema version 3 to 4 failed.*disk on fire"):
         Journal.open(path)
     db = raw(path)
