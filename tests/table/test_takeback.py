@@ -22,6 +22,8 @@ from bgpi.journal.records import (
     Seat,
     TakebackRefused,
     TakenBack,
+    from_json,
+    to_json,
 )
 from bgpi.lights import Alert
 from bgpi.present.gamelog import log_entries
@@ -151,6 +153,15 @@ def test_a_refusal_is_journaled_so_a_power_cut_does_not_give_the_play_back() -> 
     assert log[-2:] == ["White 31: 8/5 6/5", refused]
     unasked = [r for r in sim.driver.log if not isinstance(r, TakebackRefused)]
     assert export_mat(sim.driver.log) == export_mat(unasked)
+
+
+def test_a_refusal_reads_back_from_its_json_as_the_journal_keeps_it() -> None:
+    text = to_json(REFUSED)
+    assert text == '{"kind":"refused","player":0,"moves":[[8,5,3,false],[6,5,1,false]]}'
+    back = from_json(text)
+    assert back == REFUSED and isinstance(back, TakebackRefused) and back.player is WHITE
+    with pytest.raises(ValueError, match="player 2 is not 0"):
+        from_json('{"kind":"refused","player":2,"moves":[]}')
 
 
 def test_the_asker_may_withdraw_the_request_and_ask_again_until_the_roll() -> None:
