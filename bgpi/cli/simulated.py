@@ -73,17 +73,20 @@ def _demo_match(
     from bgpi.journal.store import Journal  # noqa: PLC0415
     from bgpi.service.app import replays, table_config  # noqa: PLC0415 (what it needs)
     from bgpi.service.resume import unfinished  # noqa: PLC0415
-    from bgpi.sim.demo import play_match  # noqa: PLC0415
+    from bgpi.sim.demo import demo_table, play_on  # noqa: PLC0415
 
     match = chosen_match(config, args)
     games = args.games if args.games is not None else (3 if not match.length else None)
+    wait = config.seats.takeback_wait_s  # the computer waits at the demo as at the board
     if args.state_dir is None and not config.state.dir:
-        return play_match(match, seed=seed, games=games, sides=sides)
+        sim, played = demo_table(match, seed=seed, sides=sides, takeback_wait=wait)
+        return play_on(sim, played, seed=seed, games=games)
     path = journal_path(config, args)
     path.parent.mkdir(parents=True, exist_ok=True)
     with Journal.open(path, check=replays(config)) as journal:
         start = unfinished(table_config(config), journal) or match
-        return play_match(start, seed=seed, games=games, journal=journal, sides=sides)
+        sim, played = demo_table(start, seed=seed, journal=journal, sides=sides, takeback_wait=wait)
+        return play_on(sim, played, seed=seed, games=games)
 
 
 def _demo(config: Config, args: argparse.Namespace) -> int:

@@ -97,6 +97,7 @@ from bgpi.journal.records import (
     ResignOffered,
     Rethrown,
     Rolled,
+    TakebackRefused,
     TakenBack,
     to_json,
 )
@@ -355,9 +356,10 @@ class _Writer:
             return
         if self.forfeit is not None:
             raise MatExportError("the match was over by forfeit")
-        if isinstance(record, OpeningDie | Clocked | Rethrown):
-            # The pair follows as OpeningRolled; the clock and a throw made again (a GoDice
-            # cocked) are not in a .mat file: a roll is a roll.
+        if isinstance(record, OpeningDie | Clocked | Rethrown | TakebackRefused):
+            # The pair follows as OpeningRolled; the clock, a throw made again (a GoDice
+            # cocked) and a takeback refused (the play stood) are not in a .mat file: a roll
+            # is a roll, a play a play.
             return
         if isinstance(record, FlagFell):
             self._flag(record)

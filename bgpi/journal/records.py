@@ -37,6 +37,7 @@ class Kind(StrEnum):
     FLAG = "flag"
     FORFEIT = "forfeit"
     TAKEBACK = "takeback"
+    REFUSED = "refused"  # a takeback asked and refused
     RETHROW = "rethrow"
 
 
@@ -342,6 +343,25 @@ class TakenBack:
         return tuple(Move(*move) for move in self.moves)
 
 
+@dataclass(frozen=True, slots=True)
+class TakebackRefused:
+    """``player`` asked to take back the play just made (``moves``, as its :class:`Played`
+    holds them) and the opponent refused: the play stands for good, not to be asked back
+    again. Journaled because it changes what the table allows (a power cut must not give the
+    play back to be asked for) and so a director sees the dispute; an ask agreed is the
+    :class:`TakenBack`, one withdrawn changes nothing. A match file skips it: the play stood."""
+
+    kind: ClassVar[Kind] = Kind.REFUSED
+    player: Player
+    moves: tuple[tuple[int, int, int, bool], ...]
+
+    def __post_init__(self) -> None:
+        _read_player(self)
+
+    def move_values(self) -> tuple[Move, ...]:
+        return tuple(Move(*move) for move in self.moves)
+
+
 class Unfit(StrEnum):
     """Why a throw read from GoDice does not count (the rule sheets: a die that lands cocked
     is thrown again, both dice with it)."""
@@ -388,6 +408,7 @@ Record = (
     | FlagFell
     | Forfeit
     | TakenBack
+    | TakebackRefused
     | Rethrown
 )
 
@@ -409,6 +430,7 @@ _KINDS: dict[Kind, type[Any]] = {
         FlagFell,
         Forfeit,
         TakenBack,
+        TakebackRefused,
         Rethrown,
     )
 }

@@ -29,6 +29,7 @@ from bgpi.journal.records import (
     ResignOffered,
     Rethrown,
     Rolled,
+    TakebackRefused,
     TakenBack,
     Unfit,
 )
@@ -112,6 +113,8 @@ class GameLog:
             self._aside(record)
         elif isinstance(record, TakenBack):
             self._taken_back(record)
+        elif isinstance(record, TakebackRefused):
+            self._refused(record)
         # OpeningDie: the pair follows as OpeningRolled; Clocked: the clock shows it.
 
     def _illegal(self, record: IllegalAccepted) -> None:
@@ -151,6 +154,13 @@ class GameLog:
         self._say(line, record.player, "takeback")
         if self.dice is not None:
             self._roll(record.player, self.dice)
+
+    def _refused(self, record: TakebackRefused) -> None:
+        """The play stays as made; the refusal after it says it stands for good."""
+        name, other = self.names[record.player], self.names[record.player.other]
+        moves = printed_moves(record.player, record.move_values())
+        line = _("{other} refused {name}'s takeback of {moves}: the play stands")
+        self._say(line.format(name=name, other=other, moves=moves), record.player, "takeback")
 
     def _flag(self, record: FlagFell) -> None:
         name, other = self.names[record.player], self.names[record.player.other]

@@ -294,14 +294,21 @@ def _illegal(table: Table, scene: Scene, words: Sequence[str]) -> str:
 
 
 def _takeback_asked(table: Table, scene: Scene, words: Sequence[str]) -> str:
+    """The opponent's answers, then what the asker may still do (withdraw), each named."""
     at, turn = table.at, _turn(table)
     assert isinstance(at, TakebackAsked)
     asker = at.undo.player
     moves = printed_moves(asker, tuple(Move(*move) for move in at.undo.moves))
-    line = _("{name} asks for a takeback of {moves} (lit): {other} {choices}.")
-    return line.format(
-        name=_names(table)[asker], moves=moves, other=_names(table)[turn], choices=either(words)
+    askers = {_(row.words) for player, row in active_rows(table) if player == asker}
+    answers = [said for said in words if said not in askers]
+    line = _("{name} asks for a takeback of {moves} (lit): {other} {choices}.").format(
+        name=_names(table)[asker], moves=moves, other=_names(table)[turn], choices=either(answers)
     )
+    withdraw = [said for said in words if said in askers]
+    if not withdraw:
+        return line
+    again = _("{name} {choices}.").format(name=_names(table)[asker], choices=either(withdraw))
+    return f"{line} {again}"
 
 
 def _taking_back(table: Table, scene: Scene, words: Sequence[str]) -> str:

@@ -184,6 +184,7 @@ def table_config(config: Config) -> TableConfig:
         next_match=config.match_record().rules(),
         next_clock=config.clock.rules(),
         hints=config.seats.hints,
+        takeback_wait=config.seats.takeback_wait_s,
         godice=config.dice.paired is not None,
         roster=config.players.roster,
     )

@@ -40,6 +40,9 @@ Sections and keys (defaults in brackets)::
                addresses (AA:BB:CC:DD:EE:FF), which `bgpi dice pair` writes; godice needs them
     [seats]    white ["person"], black ["person"] (person | gnubg | gnubg:LEVEL | demo),
                timeout_s [60]: who plays each side, and the longest the engine may think;
+               takeback_wait_s [2] (0, or from buttons.long_press_ms to 60): how long the
+               computer waits after a person's play before it rolls or doubles, the time to
+               hold ROLL and take the play back (0: it rolls at once, leaving no time to ask);
                analyse [true]: gnubg rates each game as it ends (where it is installed);
                white_hints [false], black_hints [false]: a person playing that side may ask
                gnubg for hints with a held button, at hint_level ["expert"]
@@ -89,6 +92,7 @@ from bgpi.lights.render import Style, check_power
 from bgpi.rules import MatchRules
 from bgpi.rules.clock import NO_CLOCK, ClockMode, ClockRules
 from bgpi.table.options import NOBODY, ROSTER_MAX
+from bgpi.table.phases import TAKEBACK_WAIT
 
 MAX_BYTES: Final = 1 << 20  # a config is a few kilobytes: a megabyte is no config
 MAX_NESTING: Final = 16  # arrays and tables within each other; the deepest real one is 5
@@ -265,6 +269,9 @@ class SeatsConfig:
     white: str = "person"
     black: str = "person"
     timeout_s: float = 60.0
+    # The computer answers in milliseconds: after a person's play it waits this long for a
+    # takeback asked (a held ROLL) before it rolls or doubles.
+    takeback_wait_s: float = TAKEBACK_WAIT
     analyse: bool = True  # gnubg rates each game as it ends, where gnubg is installed
     # A person at the board playing that side may ask gnubg (at hint_level) for a hint.
     white_hints: bool = False
@@ -492,6 +499,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("rules", "cube_limit"): (2, 64),
     ("web", "port"): (0, 65535),  # 0: any free port
     ("seats", "timeout_s"): (1, 3600),
+    ("seats", "takeback_wait_s"): (0, 60),  # a minute is already a long look at a play
     ("clock", "per_move_s"): (0, 3600),
     ("clock", "overtime_s"): (0, 36000),
     ("remote", "patience"): (5, 86400),  # above the 4 s in which a silence shows as a fault
@@ -584,8 +592,23 @@ def parse(data: Mapping[str, Any], source: str = "(config)") -> Config:
     _guard(source, "rules", config.match_record)
     _check_dice(source, config.dice, config.seats)
     _check_roster(source, config.players, config.seats)
+    _check_takeback_wait(source, config.seats, config.buttons)
     _check_remote(source, config.remote)
     return config
+
+
+def _check_takeback_wait(source: str, seats: SeatsConfig, buttons: ButtonsConfig) -> None:
+    """Refuse a wait shorter than the held press that asks for a takeback: the computer
+    would roll before any ROLL held from the play's end could ask (0 turns the wait off)."""
+    wait = seats.takeback_wait_s
+    if 0 < wait * 1000 < buttons.long_press_ms:
+        why = _(
+            "is {wait} s, shorter than buttons.long_press_ms ({press} ms): the computer would"
+            " roll before a held ROLL could ask for a takeback (0: it does not wait)"
+        )
+        raise ConfigError(
+            source, "seats.takeback_wait_s", why.format(wait=wait, press=buttons.long_press_ms)
+        )
 
 
 def _check_strip(source: str, leds: LedsConfig, pins: PinMap) -> None:

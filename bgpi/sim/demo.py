@@ -45,7 +45,7 @@ from bgpi.sim.simtable import Fresh, SimOptions, SimTable
 from bgpi.sim.slips import Slip, slip_of
 from bgpi.table import Decided, Guided, Illegal, Intent, Phase, TakebackAsked, Undo, waiting
 from bgpi.table.buttons import may_take_back
-from bgpi.table.phases import UNSEEN_WAIT
+from bgpi.table.phases import TAKEBACK_WAIT, UNSEEN_WAIT
 from bgpi.table.seats import computer_waits
 
 MAX_ACTIONS = 20_000  # a runaway guard: a 25-point match needs far fewer
@@ -143,6 +143,21 @@ def play_match(
     uninterrupted one would. ``sides`` plays White and Black (default: the built-in player);
     an engine's side is seated as the engine in a new match's record.
     """
+    sim, players = demo_table(match, seed=seed, journal=journal, sides=sides)
+    return play_on(sim, players, seed=seed, say=say, games=games)
+
+
+def demo_table(
+    match: MatchStarted | Sequence[Record],
+    *,
+    seed: int,
+    journal: Journal | None = None,
+    sides: tuple[Side, Side] | None = None,
+    takeback_wait: float = TAKEBACK_WAIT,
+) -> tuple[SimTable, tuple[Side, Side]]:
+    """The simulated table :func:`play_match` plays ``match`` on, and the sides that play it
+    (on the clock, thinking a while). The computer waits ``takeback_wait`` (simulated)
+    seconds after a person's play, as ``[seats] takeback_wait_s`` has it wait at the board."""
     players = sides or (PipPlayer(), PipPlayer())
     first = match if isinstance(match, MatchStarted) else match[0] if match else None
     if isinstance(first, MatchStarted) and first.clock.on:  # on the clock, the hands think
@@ -160,12 +175,24 @@ def play_match(
             resumed.format(white=white, black=black, new_white=seats[0], new_black=seats[1])
         )
     godice = isinstance(first, MatchStarted) and first.dice is DiceSource.GODICE
-    options = SimOptions(seed=seed, godice=godice)
+    options = SimOptions(seed=seed, godice=godice, takeback_wait=takeback_wait)
     if isinstance(match, MatchStarted):  # chosen at the board, as players there always do
         sim = SimTable(Fresh(match), options=options, journal=journal)
     else:
         sim = SimTable(match, options=options, journal=journal)
     sim.seats = {n: p for n, p in zip(PLAYERS, players, strict=True) if isinstance(p, EngineSeat)}
+    return sim, players
+
+
+def play_on(
+    sim: SimTable,
+    players: tuple[Side, Side],
+    *,
+    seed: int,
+    say: Callable[[str], None] = print,
+    games: int | None = None,
+) -> SimTable:
+    """Play on at ``sim`` (:func:`demo_table`'s) until the match ends, or ``games`` games."""
     printer = Printer(sim.table, sim.driver.log, say)
     for _action in range(MAX_ACTIONS):
         printer.flush(sim.driver.log)

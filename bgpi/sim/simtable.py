@@ -47,6 +47,7 @@ from bgpi.table import (
 )
 from bgpi.table.buttons import enterer
 from bgpi.table.errors import TableError
+from bgpi.table.phases import TAKEBACK_WAIT
 from bgpi.table.seats import SeatAnswer, answered
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ class SimOptions:
     long_press: float = LONG_PRESS
     accept_illegal: bool = True
     hints: frozenset[Player] = frozenset()  # the players who may ask for a hint
+    takeback_wait: float = TAKEBACK_WAIT  # the computer's wait for a takeback ([seats])
     godice: bool = False  # a simulated GoDice pair is paired to the board (bgpi.sim.godice)
     roster: tuple[str, ...] = ()  # the club's players, chosen from between matches
 
@@ -151,6 +153,7 @@ class SimTable:
             options.long_press,
             options.accept_illegal,
             hints=options.hints,
+            takeback_wait=options.takeback_wait,
             godice=options.godice,
             roster=options.roster,
         )

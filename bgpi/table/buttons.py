@@ -23,8 +23,9 @@ A takeback is asked by the player who just played, before the opponent rolls or 
 roll or a double answers it: the play stands), and only in a casual match: on the clock the
 play is the time it took, and a remote board has already been sent the play and its hands
 may be making it (the protocol has no word to take it back). The opponent agrees or
-refuses; the computer in the other seat agrees at once (a person's takeback against the
-computer is casual play's custom), but its own plays are never taken back: it asks nothing.
+refuses (for good: journaled), or the asker withdraws the request; the computer in the
+other seat agrees at once (a person's takeback against the computer is casual play's
+custom), but its own plays are never taken back: it asks nothing.
 Taken back, the hands put the checkers back as the lights show a wrong board, and the
 player makes a play again with the same dice (*moving* straight away only where the
 sensors cannot see the play taken back). *takeback* is the phase of a takeback asked,
@@ -68,6 +69,9 @@ before     the other ROLL   held  ask to take back the play  takeback,     a per
 takeback   on roll   ROLL   short let it be taken back       taking back,
                                                              moving
 takeback   on roll   CUBE   short refuse: the play stands    before
+takeback   the other CUBE   short withdraw the request: the   before
+                                  play may still be asked
+                                  back until the roll
 doubled    the other ROLL   short take                       before
 doubled    the other ROLL   held  beaver                     before        the rules allow it
 doubled    the other CUBE   short drop                       game over
@@ -195,6 +199,7 @@ class Intent(Enum):
     ASK_TAKEBACK = "ask to take back the play"
     ACCEPT_TAKEBACK = "let the play be taken back"
     REFUSE_TAKEBACK = "refuse the takeback"
+    WITHDRAW_TAKEBACK = "withdraw the takeback asked"
     CLAIM_FORFEIT = "claim the match by forfeit"
 
 
@@ -449,6 +454,10 @@ ROWS: Final = (
         (P.TAKING_BACK, P.MOVING), Meaning.ACCEPT, N_("lets it be taken back (ROLL)")),
     Row(P.TAKEBACK_ASKED, Who.ON_ROLL, CUBE, S, Intent.REFUSE_TAKEBACK, (P.BEFORE_ROLL,),
         Meaning.DECLINE, N_("refuses: the play stands (CUBE)")),
+    # The asker thinks better of it: his own CUBE (his ROLL just asked; the opponent's
+    # buttons are the answer), lit as a resignation's "play on" is.
+    Row(P.TAKEBACK_ASKED, Who.OTHER, CUBE, S, Intent.WITHDRAW_TAKEBACK, (P.BEFORE_ROLL,),
+        Meaning.DECLINE, N_("may withdraw the request (CUBE)")),
     Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, ROLLED,
         Meaning.ACCEPT, N_("accepts it by rolling (ROLL)"), _readable),
     Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, (P.MOVING,),

@@ -26,6 +26,7 @@ from bgpi.journal.records import (
     ResignAnswered,
     ResignOffered,
     Seat,
+    TakebackRefused,
     TakenBack,
 )
 from bgpi.rules import GameResult, Position, game_result
@@ -238,8 +239,16 @@ def _accept_takeback(table: Table, at: TakebackAsked, player: Player) -> Step:
 
 
 def _refuse_takeback(table: Table, at: TakebackAsked, player: Player) -> Step:
-    """Refused, the play stands for good: not asked again (the opponent rolls or doubles)."""
-    return Step(replace(table, at=BeforeRoll()).read_board())
+    """Refused, the play stands for good: not asked again (the opponent rolls or doubles).
+    Journaled, as the takeback agreed is: it changes what may happen next, so a power cut
+    must not undo it, and the director reads the dispute in the journal."""
+    return table.decide(TakebackRefused(at.undo.player, at.undo.moves))
+
+
+def _withdraw_takeback(table: Table, at: TakebackAsked, player: Player) -> Step:
+    """The asker withdraws: as if he had not asked (nothing journaled, as the asking is
+    not), so he may still ask until the opponent rolls or doubles; a refusal ends that."""
+    return Step(replace(table, at=BeforeRoll(at.undo)).read_board())
 
 
 def _next_game(table: Table, at: GameOver | MatchOver, player: Player) -> Step:
@@ -347,4 +356,5 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.ASK_TAKEBACK: On(BeforeRoll, _ask_takeback),
     Intent.ACCEPT_TAKEBACK: On(TakebackAsked, _accept_takeback),
     Intent.REFUSE_TAKEBACK: On(TakebackAsked, _refuse_takeback),
+    Intent.WITHDRAW_TAKEBACK: On(TakebackAsked, _withdraw_takeback),
 }

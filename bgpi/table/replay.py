@@ -31,6 +31,7 @@ from bgpi.journal.records import (
     ResignOffered,
     Rethrown,
     Rolled,
+    TakebackRefused,
     TakenBack,
 )
 from bgpi.rules import GameResult, GameState, Match, Play, Position, apply_move, game_result
@@ -212,6 +213,25 @@ def _taken_back(table: Table, record: TakenBack) -> Table:
     """The play just made taken back: the table as it stood before it, the same dice to
     play again, the hands to put the checkers back (then, the board read, the moving
     phase)."""
+    undo = _asked_back(table, record)
+    dice = undo.match.dice
+    if dice is None:  # never: the match before a play has its dice
+        raise TableError(f"{record}: the play taken back had no dice")
+    table = replace(table, position=undo.position, match=undo.match, last_play=undo.last_play)
+    tracker = TurnTracker(table.mover_view, dice, undo.player, table.config.caps)
+    return replace(table, at=TakingBack(tracker, record.move_values())).read_board()
+
+
+def _takeback_refused(table: Table, record: TakebackRefused) -> Table:
+    """The takeback asked refused: the play stands for good, the opponent to roll or double
+    (live it comes while the takeback is asked; replayed, the asking was never journaled)."""
+    _asked_back(table, record)
+    return replace(table, at=BeforeRoll()).read_board()
+
+
+def _asked_back(table: Table, record: TakenBack | TakebackRefused) -> Undo:
+    """The play just made that ``record`` answers a takeback of (checked: the phase holds
+    it, it is the record's, the match is off the clock)."""
     at = table.at
     undo = at.undo if isinstance(at, BeforeRoll | TakebackAsked) else None
     if undo is None:
@@ -220,12 +240,7 @@ def _taken_back(table: Table, record: TakenBack) -> Table:
         raise TableError(f"{record}: the play just made is player {undo.player}'s {undo.moves}")
     if table.clock is not None:
         raise TableError(f"{record}: no takeback in a match on the clock")
-    dice = undo.match.dice
-    if dice is None:  # never: the match before a play has its dice
-        raise TableError(f"{record}: the play taken back had no dice")
-    table = replace(table, position=undo.position, match=undo.match, last_play=undo.last_play)
-    tracker = TurnTracker(table.mover_view, dice, undo.player, table.config.caps)
-    return replace(table, at=TakingBack(tracker, record.move_values())).read_board()
+    return undo
 
 
 def _cube_action(table: Table, record: CubeAction) -> Table:
@@ -333,6 +348,7 @@ _APPLY: Final[dict[type, Callable[[Table, Record], Table]]] = {
         _By(FlagFell, flag_fell),
         _By(Forfeit, _forfeit),
         _By(TakenBack, _taken_back),
+        _By(TakebackRefused, _takeback_refused),
         _By(Rethrown, _rethrown),
     )
 }

@@ -104,6 +104,7 @@ def new_session(
             settle=config.sensors.settle_ms / 1000,
             long_press=config.buttons.long_press_ms / 1000,
             hints=config.seats.hints,
+            takeback_wait=config.seats.takeback_wait_s,
             godice=config.dice.paired is not None or _godice(records),
             roster=config.players.roster,
         ),

@@ -14,7 +14,16 @@ from typing import Any
 import pytest
 
 from bgpi.cli import main
-from bgpi.journal.records import GameEnded, MatchStarted, Played, Record, Rolled, TakenBack
+from bgpi.journal.records import (
+    CubeAction,
+    GameEnded,
+    MatchStarted,
+    Played,
+    Record,
+    Rolled,
+    TakebackRefused,
+    TakenBack,
+)
 from bgpi.journal.store import Journal
 from tests.engine.conftest import needs_gnubg
 from tests.engine.gnubg_cli import imported_score
@@ -26,7 +35,7 @@ from tests.shell.test_export import (
     gnubg_import,
 )
 
-SEED = "3"  # a 3-point match with takebacks agreed and one refused
+SEED = "3"  # a 3-point match with takebacks agreed and refused
 DEMO = ["demo", "--length", "3", "--seed", SEED, "--takebacks", "0.2"]
 
 
@@ -80,14 +89,30 @@ def test_the_journal_keeps_each_play_taken_back_and_the_takeback(
     assert not any(isinstance(records[n - 1], Rolled) for n in taken)
 
 
+def test_the_journal_keeps_each_refusal_after_the_play_that_stood(
+    played: tuple[Path, list[Record]],
+) -> None:
+    _state, records = played
+    refused = [n for n, record in enumerate(records) if isinstance(record, TakebackRefused)]
+    assert refused
+    for n in refused:
+        before, refusal, after = records[n - 1 : n + 2]
+        assert isinstance(before, Played) and isinstance(refusal, TakebackRefused)
+        assert (refusal.player, refusal.moves) == (before.player, before.moves)
+        # The play stood: the opponent rolls or doubles next.
+        assert isinstance(after, Rolled | CubeAction) and after.player == before.player.other
+
+
 def test_a_power_cut_while_asking_or_taking_back_resumes_to_the_same_journal(
     tmp_path: Path, played: tuple[Path, list[Record]]
 ) -> None:
     """Cut right after the play that is then taken back (the asking is not journaled: the
-    player asks again) and right after the takeback (the hands put the checkers back)."""
+    player asks again), right after the takeback (the hands put the checkers back), and
+    around a refusal (asked again and refused again; once journaled, the play stands)."""
     _state, whole = played
     first = next(n for n, record in enumerate(whole) if isinstance(record, TakenBack))
-    for cut in (first, first + 1):
+    refused = next(n for n, record in enumerate(whole) if isinstance(record, TakebackRefused))
+    for cut in (first, first + 1, refused, refused + 1):
         state = tmp_path / f"cut{cut}"
         state.mkdir()
         first_record = whole[0]

@@ -25,6 +25,7 @@ from bgpi.journal.records import (
     ResignAnswered,
     ResignOffered,
     Rolled,
+    TakebackRefused,
     TakenBack,
 )
 from bgpi.present.leds import scene_of
@@ -215,8 +216,10 @@ CASES: dict[str, tuple[Callable[[], Table], dict[tuple[int, str, float], Check]]
         {
             (BLACK, ROLL, SHORT): decides(TakenBack(WHITE, OPENING_PLAY)),
             (BLACK, ROLL, HELD): decides(TakenBack(WHITE, OPENING_PLAY)),
-            (BLACK, CUBE, SHORT): goes_to(Phase.BEFORE_ROLL),
-            (BLACK, CUBE, HELD): goes_to(Phase.BEFORE_ROLL),
+            (BLACK, CUBE, SHORT): decides(TakebackRefused(WHITE, OPENING_PLAY)),
+            (BLACK, CUBE, HELD): decides(TakebackRefused(WHITE, OPENING_PLAY)),
+            (WHITE, CUBE, SHORT): goes_to(Phase.BEFORE_ROLL),  # withdrawn: nothing journaled
+            (WHITE, CUBE, HELD): goes_to(Phase.BEFORE_ROLL),
         },
     ),
     "taking back": (

@@ -20,7 +20,10 @@ from bgpi.journal.records import (
     Record,
     Rolled,
     Seat,
+    TakebackRefused,
     TakenBack,
+    from_json,
+    to_json,
 )
 from bgpi.lights import Alert
 from bgpi.present.gamelog import log_entries
@@ -76,7 +79,7 @@ def test_a_play_taken_back_by_agreement_is_made_again_with_the_same_dice() -> No
     assert sim.scene.prompt(BLACK, ROLL) == "accept" and sim.scene.prompt(BLACK, CUBE) == "decline"
     assert status(sim.table, sim.scene) == (
         "White asks for a takeback of 8/5 6/5 (lit): Black lets it be taken back (ROLL) or "
-        "refuses: the play stands (CUBE)."
+        "refuses: the play stands (CUBE). White may withdraw the request (CUBE)."
     )
     sim.roll(BLACK)
     assert sim.driver.log[-1] == TakenBack(WHITE, OPENING_PLAY)
@@ -120,12 +123,71 @@ def test_a_refused_takeback_leaves_the_play_and_is_not_asked_again() -> None:
     sim = white_opened()
     sim.press(WHITE, ROLL, hold=LONG)
     sim.cube(BLACK)
-    assert sim.phase is Phase.BEFORE_ROLL and sim.driver.log[-1] == Played(WHITE, OPENING_PLAY)
+    assert sim.phase is Phase.BEFORE_ROLL
+    assert sim.driver.log[-2:] == [Played(WHITE, OPENING_PLAY), REFUSED]
     assert not may_take_back(sim.table, WHITE)
     sim.press(WHITE, ROLL, hold=LONG)
     assert sim.phase is Phase.BEFORE_ROLL
     sim.roll(BLACK)
     assert sim.driver.log[-1] == Rolled(BLACK, (6, 5))
+
+
+REFUSED = TakebackRefused(WHITE, OPENING_PLAY)
+
+
+def test_a_refusal_is_journaled_so_a_power_cut_does_not_give_the_play_back() -> None:
+    """The refusal changes what the table allows (the play stands for good), so it is a
+    record: a journal resumed after it holds the play, and the asker cannot ask again."""
+    sim = white_opened()
+    sim.press(WHITE, ROLL, hold=LONG)
+    sim.cube(BLACK)
+    resumed = settled(Table.replay(CONFIG, sim.driver.log), sim.table.observation or ())
+    assert resumed.phase is Phase.BEFORE_ROLL and resumed.match == sim.match
+    assert not may_take_back(resumed, WHITE)
+    assert press(resumed, WHITE, ROLL, HELD).table.phase is Phase.BEFORE_ROLL
+    assert press(resumed, BLACK, ROLL, SHORT).dice is not None  # Black rolls, as before the cut
+    # The director reads the dispute in the log; the .mat has the play that stood, as if the
+    # takeback had never been asked (gnubg imports it: tests/engine/test_demo_takebacks.py).
+    log = [entry.text for entry in log_entries(sim.driver.log)]
+    refused = "Black refused White's takeback of 8/5 6/5: the play stands"
+    assert log[-2:] == ["White 31: 8/5 6/5", refused]
+    unasked = [r for r in sim.driver.log if not isinstance(r, TakebackRefused)]
+    assert export_mat(sim.driver.log) == export_mat(unasked)
+
+
+def test_a_refusal_reads_back_from_its_json_as_the_journal_keeps_it() -> None:
+    text = to_json(REFUSED)
+    assert text == '{"kind":"refused","player":0,"moves":[[8,5,3,false],[6,5,1,false]]}'
+    back = from_json(text)
+    assert back == REFUSED and isinstance(back, TakebackRefused) and back.player is WHITE
+    with pytest.raises(ValueError, match="player 2 is not 0"):
+        from_json('{"kind":"refused","player":2,"moves":[]}')
+
+
+def test_the_asker_may_withdraw_the_request_and_ask_again_until_the_roll() -> None:
+    """His own CUBE, lit as a decline: back before the roll with nothing journaled (the
+    asking never was), the play still his to ask back; the opponent may roll at once."""
+    sim = white_opened()
+    sim.press(WHITE, ROLL, hold=LONG)
+    assert sim.scene.prompt(WHITE, CUBE) == "decline" and sim.scene.prompt(WHITE, ROLL) is None
+    journaled = list(sim.driver.log)
+    sim.cube(WHITE)
+    assert sim.phase is Phase.BEFORE_ROLL and sim.driver.log == journaled
+    assert may_take_back(sim.table, WHITE) and sim.match.turn == BLACK
+    assert status(sim.table, sim.scene) == (
+        "Black rolls (ROLL) or doubles (CUBE). Hold CUBE to resign; the player who just played "
+        "may hold ROLL to ask for a takeback."
+    )
+    assert sim.scene.prompt(BLACK, ROLL) == "roll" and sim.scene.prompt(WHITE, CUBE) is None
+    sim.press(WHITE, ROLL, hold=LONG)  # asked again, and this time agreed
+    sim.roll(BLACK)
+    assert sim.driver.log[-1] == TakenBack(WHITE, OPENING_PLAY)
+    withdrawn = white_opened()
+    withdrawn.press(WHITE, ROLL, hold=LONG)
+    withdrawn.cube(WHITE)
+    withdrawn.roll(BLACK)  # the opponent rolls: the play stands
+    assert withdrawn.driver.log[-2:] == [Played(WHITE, OPENING_PLAY), Rolled(BLACK, (6, 5))]
+    assert withdrawn.phase is Phase.MOVING
 
 
 def test_the_computer_agrees_at_once_to_a_persons_takeback() -> None:
@@ -211,6 +273,10 @@ def test_no_takeback_of_a_roll_with_no_move_or_while_the_board_is_wrong() -> Non
         ([*opened(MatchStarted(5)), TakenBack(BLACK, OPENING_PLAY)], "the play just made"),
         ([*opened(MatchStarted(5, clock=ClockRules(ClockMode.USBGF))),
           TakenBack(WHITE, OPENING_PLAY)], "on the clock"),
+        ([*opened(MatchStarted(5)), Rolled(BLACK, (6, 5)), REFUSED], "came in phase moving"),
+        ([*opened(MatchStarted(5)), TakebackRefused(BLACK, OPENING_PLAY)], "the play just made"),
+        ([*opened(MatchStarted(5)), REFUSED, TakenBack(WHITE, OPENING_PLAY)], "no play to take"),
+        ([*opened(MatchStarted(5, clock=ClockRules(ClockMode.USBGF))), REFUSED], "on the clock"),
     ],
 )  # fmt: skip
 def test_a_takeback_out_of_place_does_not_replay(records: list[Record], why: str) -> None:

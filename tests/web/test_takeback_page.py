@@ -1,5 +1,6 @@
 """A takeback by agreement on the page, in headless Chromium: White plays and ends the turn,
-holds ROLL (its key) to ask, Black lets it be taken back, the hands put the checkers back by
+holds ROLL (its key) to ask, withdraws the request with its CUBE and asks again, Black lets
+it be taken back, the hands put the checkers back by
 dragging them and the same dice are played again. The page's buttons and words are the
 rows' own; a screenshot of the asking is saved (into ``$BGPI_SCREENSHOTS`` when set)."""
 
@@ -20,6 +21,15 @@ from tests.web.started import started_session
 from tests.web.test_mistakes_page import shot, start
 
 HOLD_MS = 1300  # a key held past the long press (0.8 s), as a finger holds the button
+WHITES_CUBE = 'text.meaning[data-player="0"][data-button="cube"]'  # its caption
+
+
+def ask(page: Page) -> None:
+    """White holds ROLL (its key) to ask for a takeback."""
+    page.keyboard.down("r")
+    page.wait_for_timeout(HOLD_MS)
+    page.keyboard.up("r")
+    expect(page.locator("body")).to_have_attribute("data-phase", "takeback asked")
 
 
 @pytest.fixture
@@ -39,15 +49,18 @@ def test_a_play_taken_back_on_the_page_is_played_again(
     page.keyboard.press("r")  # White ends the turn
     expect(body).to_have_attribute("data-phase", "before roll")
     expect(status).to_contain_text("the player who just played may hold ROLL to ask for a takeback")
-    page.keyboard.down("r")
-    page.wait_for_timeout(HOLD_MS)
-    page.keyboard.up("r")
-    expect(body).to_have_attribute("data-phase", "takeback asked")
+    ask(page)
     expect(status).to_have_text(
         "White asks for a takeback of 8/5 6/5 (lit): Black lets it be taken back (ROLL) or "
-        "refuses: the play stands (CUBE)."
+        "refuses: the play stands (CUBE). White may withdraw the request (CUBE)."
     )
+    expect(page.locator(WHITES_CUBE)).to_have_text("decline")
     shot(page, "takeback-asked", tmp_path)
+    page.keyboard.press("c")  # White thinks better of it: withdrawn, and nothing journaled
+    expect(body).to_have_attribute("data-phase", "before roll")
+    expect(status).to_contain_text("the player who just played may hold ROLL to ask for a takeback")
+    expect(log).not_to_contain_text("taken back")
+    ask(page)  # and asks again after all
     page.keyboard.press("Shift+R")  # Black lets it be taken back
     expect(body).to_have_attribute("data-phase", "taking back")
     expect(log).to_contain_text("White's 8/5 6/5 taken back, as agreed")
