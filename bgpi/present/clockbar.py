@@ -49,7 +49,7 @@ def _left(clock: Clock, player: Player, t: float) -> float:
     return clock.left(player, t)
 
 
-def _low_at(clock: Clock, full: float) -> float:
+def low_at(clock: Clock, full: float) -> float:
     """Below how many seconds left a running bar blinks."""
     if clock.rules.mode is ClockMode.PER_MOVE:
         return min(LAST_MINUTE, full / 4)
@@ -67,7 +67,7 @@ def clock_bar(
     left = max(0.0, _left(clock, player, t))
     running = player == clock.running
     delay = running and clock.delay_left(t) > 0 and clock.rules.mode is ClockMode.USBGF
-    low = running and left < _low_at(clock, full)
+    low = running and left < low_at(clock, full)
     return ClockBar(min(1.0, left / full), delay=delay, low=low)
 
 
@@ -100,7 +100,7 @@ def bar_change(
     lit = math.ceil(round(min(1.0, left / full) * size, 9))
     times = [delay] if delay > 0 else []
     times.append(delay + left - (lit - 1) * full / size)
-    low = _low_at(clock, full)
+    low = low_at(clock, full)
     if left > low:
         times.append(delay + left - low)
     ahead = [ahead for ahead in times if ahead > 0]

@@ -14,7 +14,7 @@ from bgpi.journal.records import ELECTRONIC, DiceSource, OpeningDie, OpeningRoll
 from bgpi.table.errors import TableError
 from bgpi.table.events import DiceDrawing, DiceRequest, DiceRolled, Step, chain
 from bgpi.table.phases import BeforeRoll, Entering, Opening, Phase, Rolling
-from bgpi.table.thrown import godice_down, waiting_throw
+from bgpi.table.thrown import entered_instead, godice_down, waiting_throw
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -44,7 +44,9 @@ def dice_event(table: Table, event: DiceRolled | DiceDrawing) -> Step:
     """The shell's word of dice: rolled (or entered on the page), or drawn with another board
     and so coming later."""
     if isinstance(event, DiceRolled):
-        at = table.at
+        # Entered on the page while GoDice are awaited: as the thrower's held CUBE.
+        taking = entered_instead(table) if event.source is DiceSource.ENTERED else table
+        at = taking.at
         if event.source is DiceSource.ENTERED and (
             not isinstance(at, Entering) or (at.player, at.count) != (event.player, len(event.dice))
         ):
@@ -52,7 +54,7 @@ def dice_event(table: Table, event: DiceRolled | DiceDrawing) -> Step:
             return Step(table, refused="the dice entered on the page are not the roll entered")
         if isinstance(at, Rolling) and at.thrown and event.source is not DiceSource.GODICE:
             return Step(table, refused="the dice are read from the GoDice as they come to rest")
-        return rolled(table, event.player, event.dice, event.source)
+        return rolled(taking, event.player, event.dice, event.source)
     at = table.at  # the dice asked for come later, drawn with another board
     if not isinstance(at, Opening | BeforeRoll):
         raise TableError(f"dice for player {event.player} drawn in phase {table.phase.value}")

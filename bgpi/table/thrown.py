@@ -9,7 +9,8 @@ director reading the journal sees it. A die gone or low on battery (a fault of
 :data:`GODICE_FAULT`) turns the wait into entering the dice by hand; once the pair is back,
 a roll not yet begun on the buttons is read from the dice again. A die that answers but
 cannot be used (under the sofa, cocked throw after throw) is no fault: the thrower's held
-CUBE (:func:`by_hand`) enters that one roll instead, whatever the pair does meanwhile.
+CUBE (:func:`by_hand`) enters that one roll instead, whatever the pair does meanwhile; the
+page may enter it for him where that press may (:func:`entered_instead`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 from bgpi.base.words import Player
 from bgpi.journal.records import DiceSource, Rethrown, Unfit
 from bgpi.sensing.godice import Again, PairReading, Rest
+from bgpi.table.buttons import Intent, intents_of, thrower
 from bgpi.table.errors import TableError
 from bgpi.table.events import DieRested, Step
 from bgpi.table.phases import BeforeRoll, Entering, Opening, Rolling
@@ -64,6 +66,17 @@ def by_hand(table: Table) -> Table:
     if not isinstance(at, Rolling) or not at.thrown:
         raise TableError(f"no GoDice throw is awaited in phase {table.phase.value}")
     return replace(table, at=Entering(at.player, at.count, at.back, chosen=True))
+
+
+def entered_instead(table: Table) -> Table:
+    """The table that takes dice entered on the page: while a throw is awaited, the one the
+    thrower's held CUBE would leave (this roll entered by hand), if the rows let him do that
+    now; else the table as it stands. So the phone at a board offers nothing the buttons
+    do not."""
+    hand = thrower(table)
+    if hand is None or Intent.ENTER_BY_HAND not in intents_of(table, hand):
+        return table
+    return by_hand(table)
 
 
 def after_fault(table: Table) -> Table:

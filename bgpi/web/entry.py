@@ -3,6 +3,9 @@ board's companion (which refuses every other), and the simulator's page sends th
 
 The page taps a face in each row; the command names the dice, and the table takes them as
 the roll it is entering (a :class:`~bgpi.table.DiceRolled` with the source ``entered``).
+While GoDice are awaited, the page may enter the roll where the thrower's held CUBE may
+turn it to entering by hand (:func:`~bgpi.table.thrown.entered_instead`: the table's rows
+decide, here and again on the app's loop).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable, Mapping
 from bgpi.base.i18n import _
 from bgpi.journal.records import DiceSource
 from bgpi.table import DiceRolled, Entering, Table
+from bgpi.table.thrown import entered_instead
 from bgpi.web.server import PageCommandError, Snapshot
 
 READ_ONLY = "this page only shows the board: play on the board itself"
@@ -20,7 +24,7 @@ READ_ONLY = "this page only shows the board: play on the board itself"
 def entered(table: Table | None, message: Mapping[str, object], t: float) -> DiceRolled:
     """The roll ``message`` enters for the table as it stands, at ``t``; a
     :class:`~bgpi.web.server.PageCommandError` saying why it cannot."""
-    at = table.at if table is not None else None
+    at = entered_instead(table).at if table is not None else None
     if not isinstance(at, Entering):
         phase = at.kind.value if at is not None else "-"
         raise PageCommandError(_("no dice are entered in phase {phase}").format(phase=phase))

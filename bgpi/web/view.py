@@ -10,8 +10,10 @@ Three messages, each a JSON object with a ``type``:
 - ``state``, whenever it changes: phase, whose turn, who sits where (person, engine,
   remote), dice, cube, score, a resignation chosen or offered, what each button means now,
   the zones the last play touched, the checkers on every zone, the log, the Position ID and
-  Match ID, the last cues heard, numbered (the page plays those it has not yet), and while
-  the next match is chosen, its options and their values;
+  Match ID, the last cues heard, numbered (the page plays those it has not yet), the clock
+  (its setting in words, each side's time as a clock beside the board shows it), where the
+  dice come from (a roll being entered, a GoDice throw awaited and who may enter it by hand
+  instead), and while the next match is chosen, its options and their values;
 - ``frame``, whenever the strip's frame changes: every pixel's colour, as the strip gets it.
 """
 
@@ -27,6 +29,7 @@ from bgpi.base.words import (
     BAR_BLACK,
     BAR_WHITE,
     BLACK,
+    PLAYERS,
     RGB,
     TRAY_BLACK,
     TRAY_WHITE,
@@ -38,6 +41,7 @@ from bgpi.hal.sim import SimBoard
 from bgpi.journal.records import Record, Seat
 from bgpi.lights.ledmap import LedMap
 from bgpi.lights.render import Style
+from bgpi.present.clockbar import full_bar, low_at
 from bgpi.present.cues import Cue, pairs
 from bgpi.present.gamelog import Entry, log_entries
 from bgpi.present.leds import scene_of
@@ -45,19 +49,21 @@ from bgpi.present.phrases import (
     DICE_SOURCES,
     NOBODY_DICE,
     REMOTE_DICE,
+    clock_words,
     match_words,
     option_words,
     players,
 )
 from bgpi.present.status import status
-from bgpi.rules.clock import ClockMode
+from bgpi.rules.clock import Clock, ClockMode
 from bgpi.rules.xgid import xgid
 from bgpi.sensing.board import counts_of, zone_of
 from bgpi.sensing.mistakes import mistake_words
 from bgpi.table import Table
-from bgpi.table.buttons import enterer
+from bgpi.table.buttons import enterer, thrower
 from bgpi.table.options import options_of
 from bgpi.table.phases import Choosing, Entering, Rolling
+from bgpi.table.thrown import entered_instead
 from bgpi.web.words import page_words
 
 UNKNOWN: Final = 2
@@ -218,8 +224,10 @@ def dice_message(table: Table) -> dict[str, object]:
 
 
 def _throwing(table: Table) -> dict[str, object] | None:
-    """While GoDice are thrown: whose throw (``player``), how many dice, and the last throw
-    that must be made again (``again``: die 1 or 2, ``why`` cocked or moved)."""
+    """While GoDice are thrown: whose throw (``player``), how many dice, the last throw
+    that must be made again (``again``: die 1 or 2, ``why`` cocked or moved), and who may
+    enter this roll by hand on the page instead (``enterer``: the thrower, where the rows
+    let his held CUBE do so; else None)."""
     at = table.at
     if not isinstance(at, Rolling) or not at.thrown:
         return None
@@ -228,22 +236,55 @@ def _throwing(table: Table) -> dict[str, object] | None:
         "player": at.player,
         "count": at.count,
         "again": None if again is None else {"die": again.die, "why": again.why.value},
+        "enterer": thrower(table) if entered_instead(table) is not table else None,
     }
 
 
 def clock_message(table: Table) -> dict[str, object] | None:
-    """The match's clock as its last step left it (None: no clock): the page counts the
-    running player's move on from when the state came, as the clock beside a board does."""
+    """The match's clock as its last step left it (None: no clock): its setting in words
+    (``caption``), whose clock runs, and for each player what a clock beside the board
+    shows (:func:`clock_shown`). The page counts the running player's on from when the
+    state came, as that clock does: first the part of the move that costs no reserve (the
+    simple delay, or the limit of a move), then the reserve."""
     clock = table.clock
     if clock is None:
         return None
+    # The time the step left the clock at: the move's time used so far is what it carried
+    # (a running move started at ``since``, or one resumed, counts from the next event).
+    t = clock.since if clock.since is not None else 0.0
+    length, score = table.match.rules.length, table.match.score
     return {
         "mode": clock.rules.mode.value,
-        "reserve": list(clock.reserve),
+        "caption": _("Clock: {clock}").format(clock=clock_words(clock.rules)),
         "running": clock.running,
-        "used": clock.carried,
-        "delay": clock.rules.per_move,
-        "bronstein": clock.rules.mode is ClockMode.BRONSTEIN,
+        "players": [
+            clock_shown(clock, player, t, full_bar(clock, length, score, player))
+            for player in PLAYERS
+        ],
+    }
+
+
+def clock_shown(clock: Clock, player: Player, t: float, full: float) -> dict[str, object]:
+    """What ``player``'s side of the clock shows at ``t``, in seconds: ``limit``, what is
+    left of a per-move limit (the whole limit while the opponent's clock runs); ``delay``,
+    what is left of the running player's simple delay (a Bronstein delay is not shown: the
+    reserve runs at once, and the time used up to it comes back at the press);
+    ``reserve``, the reserve, or the overtime a fall gave (``overtime``), which runs once
+    the limit or delay is used; ``low``, below how many seconds before the flag falls the
+    running side blinks (as the LEDs' bar of ``full`` seconds does)."""
+    rules = clock.rules
+    running = player == clock.running
+    limit = delay = None
+    if rules.mode is ClockMode.PER_MOVE:
+        limit = clock.delay_left(t) if running else rules.per_move
+    elif rules.mode is ClockMode.USBGF and running:
+        delay = clock.delay_left(t)
+    return {
+        "limit": limit,
+        "delay": delay,
+        "reserve": max(0.0, clock.left(player, t)),
+        "overtime": clock.overtime_given[player],
+        "low": low_at(clock, full),
     }
 
 

@@ -160,9 +160,12 @@ def test_a_die_lost_mid_throw_turns_the_roll_to_entered_dice_and_back() -> None:
     begun = press(lost, BLACK, CUBE, SHORT).table
     kept = begun.handle(Fault(GODICE_FAULT, None, 32.0)).table
     assert isinstance(kept.at, Entering) and kept.at.shown == 2
-    # Dice the board would roll, or a phone's, are not the GoDice's throw.
-    step = back.handle(DiceRolled(BLACK, (6, 6), 33.0, DiceSource.ENTERED))
+    # Dice the board would roll are not the GoDice's throw; a phone's are this roll entered
+    # by hand, as the thrower's held CUBE would make it (the page's way to that press).
+    step = back.handle(DiceRolled(BLACK, (6, 6), 33.0, DiceSource.ELECTRONIC))
     assert step.records == () and step.refused
+    step = back.handle(DiceRolled(BLACK, (6, 6), 33.0, DiceSource.ENTERED))
+    assert step.records == (Rolled(BLACK, (6, 6), DiceSource.ENTERED),)
 
 
 def test_a_die_that_answers_but_cannot_be_used_gives_way_to_this_roll_entered() -> None:

@@ -84,3 +84,54 @@ def test_the_phone_page_shows_two_rows_of_faces_for_the_roll_and_enters_it(
         expect(page.locator("#dice-faces div.faces")).to_have_count(0)
     expect(page.locator("body")).to_have_attribute("data-phase", "moving")
     expect(page.locator("#dice-source")).to_have_text("your own, entered")
+
+
+# GoDice paired, but no die ever speaks: the table waits for each throw, as it would for a
+# pair left in the box; the phone enters the roll instead, as the thrower's held CUBE would.
+GODICE = Config(dice=DiceConfig(DiceSource.GODICE, "AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"))
+
+
+def throwing(message: dict[str, object]) -> bool:
+    return message["type"] == "state" and message["phase"] == "rolling"
+
+
+def test_the_phone_enters_a_roll_the_godice_owe_and_a_read_only_page_may_not(
+    tmp_path: Path,
+) -> None:
+    with serving(GODICE, tmp_path, post=True) as (board, companion):
+        assert companion.address is not None
+        with socket(companion.address.port) as ws:
+            receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "choosing the match")
+            board.hold(WHITE)  # the config's match: GoDice
+            receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "setup")
+            board.set_up()
+            for player, die in ((WHITE, 5), (BLACK, 2)):
+                receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "opening")
+                board.click(player)
+                state = receive_until(ws, throwing)
+                throw = state["dice_source"]["throwing"]
+                assert (throw["player"], throw["count"], throw["enterer"]) == (player, 1, player)
+                send(ws, type="enter", dice=[die, die])
+                assert (
+                    "are not 1 dice of 1 to 6"
+                    in (receive_until(ws, lambda m: m["type"] == "error")["message"])
+                )
+                send(ws, type="enter", dice=[die])
+            moving = receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "moving")
+            assert moving["dice"] == [5, 2] and moving["turn"] == WHITE
+            assert moving["dice_source"]["throwing"] is None
+    with serving(GODICE, tmp_path / "read-only") as (board, companion):
+        assert companion.address is not None
+        with socket(companion.address.port) as ws:
+            receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "choosing the match")
+            board.hold(WHITE)
+            receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "setup")
+            board.set_up()
+            receive_until(ws, lambda m: m["type"] == "state" and m["phase"] == "opening")
+            board.click(WHITE)
+            receive_until(ws, throwing)
+            send(ws, type="enter", dice=[5])
+            assert (
+                "only shows the board"
+                in (receive_until(ws, lambda m: m["type"] == "error")["message"])
+            )

@@ -1,7 +1,9 @@
 """GoDice awaited, on the page: the roll's dice lie blank and grey where the dice are shown,
 "throw the dice" under them; a throw that did not count says which die and why, the die
 outlined; the thrower's held CUBE (the page's button is the board's) enters the roll by
-hand instead, and the page's faces take it."""
+hand instead, and the page's faces take it; or the faces, offered beside the dice awaited,
+enter it at once (the phone's way to the held CUBE), while dice drawn with another board
+offer none."""
 
 from __future__ import annotations
 
@@ -118,3 +120,44 @@ def test_the_words_under_the_dice_are_the_players_language(page: Page) -> None:
                 expect(caption).to_have_text(i18n._("throw the dice"))
     finally:
         i18n.use("en")
+
+
+def test_the_page_enters_the_awaited_roll_by_hand_with_the_faces_beside_it(
+    page: Page, server: SimServer
+) -> None:
+    page.goto(server.url)
+    awaiting(server)
+    expect(page.locator(THROW)).to_have_count(1)
+    expect(page.locator("#dice-by-hand")).to_be_visible()
+    expect(page.locator("#dice-by-hand")).to_have_text("Or enter this roll by hand:")
+    expect(page.locator("#dice-faces div.faces")).to_have_count(2)
+    page.locator('#dice-faces div[data-row="0"] button[data-die="4"]').click()
+    # A rethrow said meanwhile leaves the face already tapped.
+    awaiting(server, Rethrown(BLACK, 1, Unfit.COCKED, 2))
+    expect(page.locator(f"{THROW}.again")).to_have_count(1)
+    expect(page.locator('#dice-faces div[data-row="0"] button.chosen')).to_have_count(1)
+    page.locator('#dice-faces div[data-row="1"] button[data-die="4"]').click()
+    expect(page.locator("body")).to_have_attribute("data-phase", "moving")
+    expect(page.locator("#dice-by-hand")).to_be_hidden()
+    expect(page.locator("#dice-faces div.faces")).to_have_count(0)
+    log = server.call(lambda session: session.sim.driver.log[-1])
+    assert log == Rolled(BLACK, (4, 4), DiceSource.ENTERED)
+    assert server.call(lambda session: session.sim.table.dice) is DiceSource.GODICE
+
+
+def test_dice_drawn_with_another_board_offer_no_faces_and_refuse_them(
+    page: Page, server: SimServer
+) -> None:
+    page.goto(server.url)
+
+    def drawing(session: SimSession) -> None:
+        table = session.sim.driver.table
+        session.sim.driver.table = replace(table, at=Rolling(BLACK, 2, BeforeRoll()))
+        session.sim.advance(0.0)
+
+    server.call(drawing)
+    expect(page.locator("body")).to_have_attribute("data-phase", "rolling")
+    expect(page.locator(THROW)).to_have_count(0)
+    expect(page.locator("#dice-faces div.faces")).to_have_count(0)
+    with pytest.raises(Exception, match="no dice are entered in phase rolling"):
+        server.call(lambda session: session.command({"type": "enter", "dice": [6, 5]}))

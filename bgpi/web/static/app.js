@@ -617,9 +617,11 @@
     showClock();
   }
 
-  // The match's clock: each player's reserve, the running one counted on from when the
-  // state came (a simple delay first, a Bronstein delay given back at the press); the last
-  // minute blinks.
+  // The match's clock (clock_message in view.py says what each side shows): its setting,
+  // and each player's time as a clock beside the board shows it. The running side is
+  // counted on from when the state came: first what costs no reserve (the simple delay,
+  // shown beside the reserve, or the move's limit, shown as the time itself), then the
+  // reserve (at once under a Bronstein delay); the last seconds blink.
   let clockShown = "null";
   let clockSince = 0;
   function showClock() {
@@ -627,18 +629,41 @@
     const box = document.getElementById("clock");
     box.hidden = !clock;
     if (!clock) return;
-    const used = clock.used + (performance.now() - clockSince) / 1000;
+    document.getElementById("clock-caption").textContent = clock.caption;
+    const elapsed = (performance.now() - clockSince) / 1000;
     for (const [player, colour] of [[WHITE, "white"], [BLACK, "black"]]) {
-      let left = clock.reserve[player];
-      if (clock.running === player) left -= clock.bronstein ? used : Math.max(0, used - clock.delay);
-      left = Math.max(0, left);
-      const minutes = Math.floor(left / 60);
-      const seconds = String(Math.floor(left % 60)).padStart(2, "0");
+      const side = clock.players[player];
+      const running = clock.running === player;
+      const free = side.limit !== null ? side.limit : side.delay !== null ? side.delay : 0;
+      const spent = running ? elapsed : 0;
+      const freeLeft = Math.max(0, free - spent);
+      const reserve = Math.max(0, side.reserve - Math.max(0, spent - free));
       const shown = document.getElementById(`clock-${colour}`);
-      shown.textContent = `${state.names[player]} ${minutes}:${seconds}`;
-      shown.classList.toggle("running", clock.running === player);
-      shown.classList.toggle("last-minute", clock.running === player && left < 60);
+      shown.dataset.shown = clockText(side, freeLeft, reserve);
+      shown.textContent = `${state.names[player]} ${shown.dataset.shown}`;
+      shown.classList.toggle("running", running);
+      const flagIn = (side.limit !== null ? freeLeft : 0) + reserve;
+      shown.classList.toggle("last-minute", running && flagIn < side.low);
     }
+  }
+
+  // One side's time: the move's limit left (and any overtime's reserve after it), or the
+  // reserve (or overtime) with the simple delay left beside it until it has run out.
+  function clockText(side, freeLeft, reserve) {
+    const reserveText = side.overtime ? t("clock-overtime", { time: minutes(reserve) }) : minutes(reserve);
+    if (side.limit !== null) {
+      return side.overtime || reserve > 0 ? `${minutes(freeLeft)} + ${reserveText}` : minutes(freeLeft);
+    }
+    if (side.delay !== null && freeLeft > 0) {
+      return `${reserveText} (${t("clock-delay", { time: minutes(freeLeft) })})`;
+    }
+    return reserveText;
+  }
+
+  function minutes(seconds) {
+    // Counted down as a clock does: 0:12 stays until the twelfth second is wholly gone.
+    const whole = Math.ceil(seconds - 1e-6);
+    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
   }
   setInterval(showClock, 250);
 
@@ -738,20 +763,22 @@
     }
   }
 
-  // Where the dice come from, and while dice thrown by hand are entered, a row of six faces
-  // per die: a tap on each row enters the roll (on the simulated board, or a phone at a real
-  // one). Two taps, where the buttons take four or so presses.
+  // Where the dice come from, and while dice thrown by hand are entered (or GoDice are
+  // awaited, which the thrower may enter by hand instead), a row of six faces per die: a tap
+  // on each row enters the roll (on the simulated board, or a phone at a real one). Two taps,
+  // where the buttons take four or so presses.
   const FACES = ["\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
   let diceShown = "";
   let diceChosen = [];
 
   function showDice() {
     const dice = state.dice_source;
-    const entering = dice && dice.entering;
+    const entering = dice && (dice.entering || byHand(dice.throwing));
     document.getElementById("dice-box").hidden = !dice || (dice.source === "electronic" && !dice.why);
     if (!dice) return;
     document.getElementById("dice-source").textContent = dice.words;
     document.getElementById("dice-why").textContent = dice.why || "";
+    document.getElementById("dice-by-hand").hidden = !(entering && !dice.entering);
     const text = JSON.stringify(entering);
     if (text === diceShown) return;
     diceShown = text;
@@ -774,6 +801,14 @@
         line.appendChild(button);
       });
     }
+  }
+
+  // GoDice awaited: the faces enter this roll by hand instead, as the thrower's held CUBE
+  // would (offered only where the table's rows let it); keyed on the roll alone, so a
+  // rethrow said meanwhile keeps the faces already tapped.
+  function byHand(throwing) {
+    if (!throwing || throwing.enterer === null) return null;
+    return { player: throwing.player, enterer: throwing.enterer, count: throwing.count, thrown: true };
   }
 
   function chooseDie(entering, row, value, line, button) {
