@@ -122,9 +122,14 @@ class Hands:
         made, then White's person says so with ROLL, as the page asks."""
         guided = table.at
         assert isinstance(guided, Guided)
-        if self._ahead(table, guided.steps[guided.done : guided.done + 2]):
+        seen, steps = table.observation, guided.steps[guided.done : guided.done + 2]
+        if seen is None:
+            return []
+        if self._ahead(table, steps):
             self.made = None
             return [lambda: self.board.setup(layout(guided.steps[guided.done]))]
+        if guided.next_move and not guided.needs_word and shows(seen, steps[-1], table.config.caps):
+            return []  # the lit move is on the board already: the table counts it next
         mark = (at, guided.done)
         if guided.next_move is not None and self.made != mark:
             self.made = mark
@@ -331,7 +336,12 @@ def test_bgpi_run_stopped_mid_match_and_started_again_goes_on(
     with run.running() as app:
         first = app.driver
         assert first is not None
-        wait_until(app, lambda: len(first.log) >= 15, "record 15", 60, black)
+
+        def midplay() -> bool:  # stopped while the hands make Black's play, one move made
+            at = first.table.at
+            return len(first.log) >= 15 and isinstance(at, Guided) and at.done >= 1
+
+        wait_until(app, midplay, "a move of Black's play at record 15 or later", 90, black)
     stopped_at = len(run.records())
     run.new_app()
     with run.running() as app:
