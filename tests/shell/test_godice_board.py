@@ -57,6 +57,7 @@ def test_a_cocked_die_asks_for_the_throw_again_on_the_page_and_the_leds(sim: Sim
         "player": BLACK,
         "count": 2,
         "again": {"die": again.die, "why": "cocked"},
+        "enterer": BLACK,  # the thrower may enter this roll by hand on the page instead
     }
     throw(sim.godice, (5, 2), BLACK, random.Random(2))
     sim.advance()
