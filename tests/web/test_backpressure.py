@@ -18,10 +18,11 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, TypeVar
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
@@ -32,6 +33,14 @@ from bgpi.web.threads import LoopThread, Mailbox
 
 PAD = "x" * 4000  # a state about the size of a real one
 BOUND = 60.0  # seconds: generous bounds on waits, never a measure of speed
+T = TypeVar("T")
+
+
+def apart(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` on a thread of its own: once a page test has started the
+    session's browser, Playwright's sync API keeps an event loop running on this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main).result()
 
 
 @contextmanager
@@ -131,7 +140,7 @@ def test_pages_behind_get_the_newest_state_and_a_page_that_reads_nothing_is_clos
                     seen.append(message["number"])
             return seen, (silent[0].close_code, silent[0].close_reason)
 
-        seen, closed_with = asyncio.run(run())
+        seen, closed_with = apart(run())
 
     assert closed_with == (1013, "too slow: fell behind")
     assert seen == sorted(set(seen))  # in order, each once, never an old one after a newer
@@ -257,7 +266,7 @@ def test_two_hundred_pages_during_self_play_leave_the_page_answering_in_bounded_
             await asyncio.wait_for(asyncio.gather(*readers), BOUND)
             return fresh
 
-        fresh = asyncio.run(flood())
+        fresh = apart(flood())
         assert process.wait(BOUND) == 0
     finally:
         if process.poll() is None:
