@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from bgpi.base.words import ROLL, Player
+from bgpi.base.words import Player
 from bgpi.journal.records import (
     ELECTRONIC,
     PEOPLE,
@@ -46,7 +46,7 @@ from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
 from bgpi.table import guided, intents, presses, rolls, settling
 from bgpi.table.board import diff_of, white_view
-from bgpi.table.buttons import Hold, Intent
+from bgpi.table.buttons import Intent
 from bgpi.table.errors import TableError
 from bgpi.table.events import (
     DiceDrawing,
@@ -64,7 +64,6 @@ from bgpi.table.events import (
 from bgpi.table.hints import Hinted, moment_of
 from bgpi.table.options import named, starting_names
 from bgpi.table.phases import (
-    BeforeRoll,
     Choosing,
     Confirm,
     Entering,
@@ -81,7 +80,7 @@ from bgpi.table.phases import (
 )
 from bgpi.table.presses import Held
 from bgpi.table.replay import applied, replayed
-from bgpi.table.seats import Chosen, Decided, computer_waits, waiting
+from bgpi.table.seats import Chosen, Decided, takeback_wait, waiting
 from bgpi.table.thrown import after_fault, rested
 from bgpi.table.timing import timed
 
@@ -265,18 +264,8 @@ class Table:
         at = step.table.at
         if isinstance(at, Guided):  # no records: the play is not committed yet
             return guided.wait(step.table, at, event.t)
-        return step.table._flash(event.t)._takeback_wait(event.t)._waited(step, event.t)
-
-    def _waited(self, step: Step, t: float) -> Step:
-        """``step`` (whose table this is) with the ROLL that waited for the board decided,
-        once the board has settled or the wait is over (:mod:`bgpi.table.settling`)."""
-        if not settling.due(self, t):
-            return replace(step, table=self)
-        table = settling.dropped(self)
-        if table.sensors_down:  # as any press: a board that cannot be read decides nothing
-            return replace(step, table=table)
-        decided = presses.decided(table, table.on_roll, ROLL, Hold.SHORT)
-        return replace(decided, records=step.records + decided.records)
+        table = takeback_wait(step.table._flash(event.t), event.t)
+        return presses.waited(table, step, event.t)
 
     def _flash(self, t: float) -> Table:
         """A mistake's flash on the LEDs, started or ended by the clock."""
@@ -285,18 +274,6 @@ class Table:
             return self
         said = at.said.at(t)
         return self if said is at.said else replace(self, at=replace(at, said=said))
-
-    def _takeback_wait(self, t: float) -> Table:
-        """The computer's wait for a takeback, started or ended by the clock: once it is
-        over the play stands and the computer is asked (:func:`~bgpi.table.seats.waiting`)."""
-        at = self.at
-        if not isinstance(at, BeforeRoll) or not computer_waits(self):
-            return self
-        if at.since is None:
-            return replace(self, at=replace(at, since=t))
-        if t - at.since < self.config.takeback_wait:
-            return self
-        return replace(self, at=BeforeRoll())
 
     def _settled(self, observation: Observation | None) -> Step:
         if observation is None:

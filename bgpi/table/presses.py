@@ -1,7 +1,7 @@
 """A person's press of a button at the table: the button going down and coming up, told
 short from held, decided by the rows (:mod:`bgpi.table.buttons`) now or, a ROLL pressed on a
-board not yet settled, once it has (:mod:`bgpi.table.settling`); or refused, ROLL while
-moving saying why.
+board not yet settled (:mod:`bgpi.table.settling`), once it has (:func:`waited`); or refused,
+ROLL while moving saying why.
 
 A button with a held meaning waits for its release to tell short from held (its short
 meaning then acts on release); every other button acts when it goes down. The table keeps
@@ -81,6 +81,18 @@ def decided(table: Table, player: Player, button: ButtonName, hold: Hold) -> Ste
     if row is None:
         return _refused(table, player, button)
     return table.intend(player, row.intent)
+
+
+def waited(table: Table, step: Step, t: float) -> Step:
+    """``step`` (``table`` its table, as the clock found it) with the ROLL that waited for
+    the board decided, once the board has settled or the wait is over."""
+    if not settling.due(table, t):
+        return replace(step, table=table)
+    table = settling.dropped(table)
+    if table.sensors_down:  # as any press: a board that cannot be read decides nothing
+        return replace(step, table=table)
+    roll = decided(table, table.on_roll, ROLL, Hold.SHORT)
+    return replace(roll, records=step.records + roll.records)
 
 
 def _refused(table: Table, player: Player, button: ButtonName) -> Step:

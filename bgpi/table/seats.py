@@ -52,7 +52,7 @@ Dice are rolled by this table's shell for every seat (``DiceRequest``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
@@ -131,6 +131,19 @@ def computer_waits(table: Table) -> bool:
     if table.config.takeback_wait <= 0:  # the shell asks the computer at once
         return False
     return table.seats[turn] is Seat.ENGINE and may_take_back(table, at.undo.player)
+
+
+def takeback_wait(table: Table, t: float) -> Table:
+    """The computer's wait for a takeback, started or ended by the clock at ``t``: once it
+    is over the play stands and the computer is asked (:func:`waiting`)."""
+    at = table.at
+    if not isinstance(at, BeforeRoll) or not computer_waits(table):
+        return table
+    if at.since is None:
+        return replace(table, at=replace(at, since=t))
+    if t - at.since < table.config.takeback_wait:
+        return table
+    return replace(table, at=BeforeRoll())
 
 
 def waiting(table: Table) -> DecisionRequest | None:
