@@ -112,15 +112,9 @@ class Table:
 
     @classmethod
     def start(cls, config: TableConfig, record: MatchStarted) -> Table:
-        """A table for a new match, before its first record is applied."""
-        table = cls(
-            config,
-            Match.new(record.rules()),
-            names=record.names,
-            seats=record.seats,
-            settle=SettleFilter(config.settle),
-            dice=record.dice,
-        )
+        """A table for a new match, its first record applied (which sets the match, the
+        names, the seats and the dice: :func:`~bgpi.table.replay.applied`)."""
+        table = cls(config, Match.new(record.rules()), settle=SettleFilter(config.settle))
         return table.apply(record)
 
     @classmethod
