@@ -6,7 +6,7 @@ from bgpi.base.words import BLACK, WHITE
 from bgpi.journal.records import Seat
 from bgpi.rules import GameResult
 from bgpi.table.buttons import ROWS, Hold, Intent, Row, Who, active_rows, rows_of
-from bgpi.table.core import Held, Table
+from bgpi.table.core import Table
 from bgpi.table.events import (
     LONG_PRESS,
     DiceDrawing,
@@ -45,6 +45,7 @@ from bgpi.table.phases import (
     TakingBack,
     Undo,
 )
+from bgpi.table.presses import Held
 from bgpi.table.seats import Ask, Chosen, Decided, DecisionRequest, waiting
 
 __all__ = [

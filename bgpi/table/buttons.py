@@ -517,7 +517,7 @@ def _whose(row: Row, table: Table) -> tuple[Player, ...]:
 def active_rows(table: Table, *, people_only: bool = True) -> tuple[tuple[Player, Row], ...]:
     """The rows that apply now, each with the player whose button it is, in table order:
     only the buttons of people at this board, unless ``people_only`` is False. While the
-    sensors are down no person's press acts (:meth:`~bgpi.table.core.Table._press`), so
+    sensors are down no person's press acts (:func:`bgpi.table.presses.press`), so
     none is lit; a seat elsewhere decides on the journal's position, not the board."""
     if people_only and table.sensors_down:
         return ()

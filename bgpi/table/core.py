@@ -14,8 +14,9 @@ tracker's reading), which the sensors give back after a restart.
 
 The table holds what spans phases (the match, the position, the settle filter, the buttons
 down, the faults); ``at`` is the phase (:mod:`bgpi.table.phases`) with what only it needs.
-What each button does is one table of rows in :mod:`bgpi.table.buttons`; what each intent
-does, one handler per intent in :mod:`bgpi.table.intents`; the answers of seats that are not
+What each button does is one table of rows in :mod:`bgpi.table.buttons`; a press told short
+or held and decided by them, in :mod:`bgpi.table.presses`; what each intent does, one
+handler per intent in :mod:`bgpi.table.intents`; the answers of seats that are not
 a person here, and the play they chose lit for the hands, are in :mod:`bgpi.table.guided`;
 the dice of a roll coming to the table, in :mod:`bgpi.table.rolls`.
 """
@@ -25,8 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from bgpi.base.i18n import _
-from bgpi.base.words import ROLL, ButtonName, Player
+from bgpi.base.words import Player
 from bgpi.journal.records import (
     ELECTRONIC,
     PEOPLE,
@@ -41,12 +41,12 @@ from bgpi.journal.records import (
 from bgpi.rules import Match, Move, Position, game_result
 from bgpi.rules.clock import Clock
 from bgpi.sensing.board import BoardDiff, Observation
-from bgpi.sensing.mistakes import Mistake, diagnose, mistake_words, refusal
+from bgpi.sensing.mistakes import Mistake, diagnose
 from bgpi.sensing.settle import SettleFilter
 from bgpi.sensing.tracker import Kind, Reading, TurnTracker
-from bgpi.table import guided, intents, rolls, settling
+from bgpi.table import guided, intents, presses, rolls, settling
 from bgpi.table.board import diff_of, white_view
-from bgpi.table.buttons import Hold, Intent, enterer, rows_of
+from bgpi.table.buttons import Intent
 from bgpi.table.errors import TableError
 from bgpi.table.events import (
     DiceDrawing,
@@ -64,7 +64,6 @@ from bgpi.table.events import (
 from bgpi.table.hints import Hinted, moment_of
 from bgpi.table.options import named, starting_names
 from bgpi.table.phases import (
-    BeforeRoll,
     Choosing,
     Confirm,
     Entering,
@@ -79,21 +78,11 @@ from bgpi.table.phases import (
     Setup,
     TakingBack,
 )
+from bgpi.table.presses import Held
 from bgpi.table.replay import applied, replayed
-from bgpi.table.seats import Chosen, Decided, computer_waits, waiting
+from bgpi.table.seats import Chosen, Decided, takeback_wait, waiting
 from bgpi.table.thrown import after_fault, rested
 from bgpi.table.timing import timed
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """A button down since ``since``; ``waiting`` if it acts on release (short or held)."""
-
-    player: Player
-    button: ButtonName
-    since: float
-    waiting: bool
-    phase: Phase  # the phase it went down in, where a press acting on release is meant
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,15 +112,9 @@ class Table:
 
     @classmethod
     def start(cls, config: TableConfig, record: MatchStarted) -> Table:
-        """A table for a new match, before its first record is applied."""
-        table = cls(
-            config,
-            Match.new(record.rules()),
-            names=record.names,
-            seats=record.seats,
-            settle=SettleFilter(config.settle),
-            dice=record.dice,
-        )
+        """A table for a new match, its first record applied (which sets the match, the
+        names, the seats and the dice: :func:`~bgpi.table.replay.applied`)."""
+        table = cls(config, Match.new(record.rules()), settle=SettleFilter(config.settle))
         return table.apply(record)
 
     @classmethod
@@ -244,7 +227,7 @@ class Table:
         if isinstance(event, Fault | Silence):
             return Step(self._outside(event))
         if isinstance(event, Press):
-            return self._button(event)
+            return presses.press(self, event)
         return self._answered(event)
 
     def _outside(self, event: Fault | Silence) -> Table:
@@ -275,18 +258,8 @@ class Table:
         at = step.table.at
         if isinstance(at, Guided):  # no records: the play is not committed yet
             return guided.wait(step.table, at, event.t)
-        return step.table._flash(event.t)._takeback_wait(event.t)._waited(step, event.t)
-
-    def _waited(self, step: Step, t: float) -> Step:
-        """``step`` (whose table this is) with the ROLL that waited for the board decided,
-        once the board has settled or the wait is over (:mod:`bgpi.table.settling`)."""
-        if not settling.due(self, t):
-            return replace(step, table=self)
-        table = settling.dropped(self)
-        if table.sensors_down:  # as any press: a board that cannot be read decides nothing
-            return replace(step, table=table)
-        decided = table._decided(table.on_roll, ROLL, Hold.SHORT)
-        return replace(decided, records=step.records + decided.records)
+        table = takeback_wait(step.table._flash(event.t), event.t)
+        return presses.waited(table, step, event.t)
 
     def _flash(self, t: float) -> Table:
         """A mistake's flash on the LEDs, started or ended by the clock."""
@@ -295,18 +268,6 @@ class Table:
             return self
         said = at.said.at(t)
         return self if said is at.said else replace(self, at=replace(at, said=said))
-
-    def _takeback_wait(self, t: float) -> Table:
-        """The computer's wait for a takeback, started or ended by the clock: once it is
-        over the play stands and the computer is asked (:func:`~bgpi.table.seats.waiting`)."""
-        at = self.at
-        if not isinstance(at, BeforeRoll) or not computer_waits(self):
-            return self
-        if at.since is None:
-            return replace(self, at=replace(at, since=t))
-        if t - at.since < self.config.takeback_wait:
-            return self
-        return replace(self, at=BeforeRoll())
 
     def _settled(self, observation: Observation | None) -> Step:
         if observation is None:
@@ -377,62 +338,6 @@ class Table:
         if event.request.moment != moment_of(self):
             return guided.refuse(self, event.player, "the hint came after the position moved on")
         return Step(replace(self, hint=event))
-
-    # -- buttons ----------------------------------------------------------------------------
-
-    def _button(self, event: Press) -> Step:
-        player, button = event.player, event.button
-        if self.seats[player] is not Seat.PERSON and player != enterer(self):
-            return Step(self)  # that seat decides for itself: its buttons here do nothing
-        if event.pressed:
-            rows = rows_of(self, player, button)
-            # A button with a held meaning waits for its release to tell short from held.
-            waiting = Hold.HELD in rows
-            going = Held(player, button, event.t, waiting, self.phase)
-            table = replace(self, held=(*self.held, going))
-            return Step(table) if waiting else table._press(player, button, Hold.SHORT, event.t)
-        down = next((h for h in self.held if (h.player, h.button) == (player, button)), None)
-        table = replace(self, held=tuple(h for h in self.held if h is not down))
-        if down is None or not down.waiting:
-            return Step(table)
-        if down.phase is not self.phase:
-            # The other player acted meanwhile (doubled while a takeback was being asked):
-            # the gesture was meant for the phase it began in, and means nothing in this one.
-            return Step(table)
-        long = event.t - down.since >= self.config.long_press
-        return table._press(player, button, Hold.HELD if long else Hold.SHORT, event.t)
-
-    def _press(self, player: Player, button: ButtonName, hold: Hold, t: float) -> Step:
-        if self.sensors_down:
-            # The board cannot be read: its last reading may be stale, so no button decides
-            # anything (no play, roll or cube) until the sensors answer again.
-            return Step(self)
-        if settling.waits(self, player, button, hold, t):
-            return Step(settling.wait(self, t))  # decided once the board settles
-        return self._decided(player, button, hold)
-
-    def _decided(self, player: Player, button: ButtonName, hold: Hold) -> Step:
-        """What the rows make of the press now: its intent done, or the press refused."""
-        table = settling.dropped(self) if player == self.match.turn else self
-        rows = rows_of(table, player, button)
-        row = rows.get(hold) or rows.get(Hold.SHORT)
-        if row is None:
-            return table._refused_press(player, button)
-        return table.intend(player, row.intent)
-
-    def _refused_press(self, player: Player, button: ButtonName) -> Step:
-        """A press that does nothing now (its light is dark): ROLL of the player on roll
-        while moving says why the turn cannot end, on the page and in the log."""
-        at, seen = self.at, self.observation
-        if button != ROLL or player != self.match.turn or not isinstance(at, Moving):
-            return Step(self)
-        if at.reading is None or seen is None:
-            return Step(self)
-        mistake = refusal(at.tracker, seen, at.reading, at.near)
-        why = _("{name}'s ROLL does nothing: {why}").format(
-            name=self.names[player], why=mistake_words(mistake)
-        )
-        return Step(replace(self, at=replace(at, said=Said(mistake))), refused=why)
 
     def intend(self, player: Player, intent: Intent) -> Step:
         """Do what ``player`` wants, as a press of theirs would (checked by its caller)."""

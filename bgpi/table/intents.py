@@ -185,7 +185,9 @@ def _offer_resign(table: Table, at: Resigning, player: Player) -> Step:
     return table.decide(ResignOffered(player, int(at.level)))
 
 
-def _cancel_resign(table: Table, at: Resigning, player: Player) -> Step:
+def _back(table: Table, at: Resigning | Illegal, player: Player) -> Step:
+    """Play on from the turn the phase interrupted: a resignation not offered after all, an
+    illegal play to correct; the board read again, as it may have changed meanwhile."""
     return Step(replace(table, at=at.back).read_board())
 
 
@@ -217,10 +219,6 @@ def _accept_illegal(table: Table, at: Illegal, player: Player) -> Step:
     accepted = table.decide(IllegalAccepted(player.other, at.after.id()))
     # The rule: the opponent accepts an illegal play by rolling.
     return accepted.table.roll_for(player, 2, accepted)
-
-
-def _demand_correction(table: Table, at: Illegal, player: Player) -> Step:
-    return Step(replace(table, at=at.back).read_board())
 
 
 def _ask_takeback(table: Table, at: BeforeRoll, player: Player) -> Step:
@@ -336,12 +334,12 @@ _ON: Final[dict[Intent, Callable[[Table, Player, Intent], Step]]] = {
     Intent.RESIGN: _RESIGN,
     Intent.NEXT_LEVEL: On(Resigning, _next_level),
     Intent.OFFER_RESIGN: On(Resigning, _offer_resign),
-    Intent.CANCEL_RESIGN: On(Resigning, _cancel_resign),
+    Intent.CANCEL_RESIGN: On(Resigning, _back),
     Intent.ACCEPT_RESIGN: On(ResignPending, _accept_resign),
     Intent.DECLINE_RESIGN: On(ResignPending, _decline_resign),
     Intent.END_TURN_ILLEGAL: On(Moving, _end_turn_illegal),
     Intent.ACCEPT_ILLEGAL: On(Illegal, _accept_illegal),
-    Intent.DEMAND_CORRECTION: On(Illegal, _demand_correction),
+    Intent.DEMAND_CORRECTION: On(Illegal, _back),
     Intent.NEXT_VALUE: On(Choosing, _next_value),
     Intent.NEXT_OPTION: On(Choosing, _next_option),
     Intent.START_MATCH: On(Choosing, _start_match),

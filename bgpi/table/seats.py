@@ -52,14 +52,14 @@ Dice are rolled by this table's shell for every seat (``DiceRequest``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from bgpi.base.words import PLAYERS, WHITE, Player
 from bgpi.journal.records import Seat
 from bgpi.rules import GameResult, Move
-from bgpi.table.buttons import Intent, may_take_back
+from bgpi.table.buttons import Intent, Who, may_take_back
 from bgpi.table.phases import (
     BeforeRoll,
     Choosing,
@@ -111,13 +111,13 @@ class Chosen:
     t: float
 
 
-# The phases where a seat is asked: which side (0 the player on roll, 1 the other) and what.
-_ASKS: Final[dict[type, tuple[int, Ask]]] = {
-    BeforeRoll: (0, Ask.TURN),
-    Doubled: (1, Ask.CUBE),
-    Moving: (0, Ask.PLAY),
-    ResignPending: (1, Ask.RESIGN),
-    Illegal: (1, Ask.ILLEGAL),
+# The phases where a seat is asked: which side (as the rows say whose button) and what.
+_ASKS: Final[dict[type, tuple[Who, Ask]]] = {
+    BeforeRoll: (Who.ON_ROLL, Ask.TURN),
+    Doubled: (Who.OTHER, Ask.CUBE),
+    Moving: (Who.ON_ROLL, Ask.PLAY),
+    ResignPending: (Who.OTHER, Ask.RESIGN),
+    Illegal: (Who.OTHER, Ask.ILLEGAL),
 }
 
 
@@ -133,6 +133,19 @@ def computer_waits(table: Table) -> bool:
     return table.seats[turn] is Seat.ENGINE and may_take_back(table, at.undo.player)
 
 
+def takeback_wait(table: Table, t: float) -> Table:
+    """The computer's wait for a takeback, started or ended by the clock at ``t``: once it
+    is over the play stands and the computer is asked (:func:`waiting`)."""
+    at = table.at
+    if not isinstance(at, BeforeRoll) or not computer_waits(table):
+        return table
+    if at.since is None:
+        return replace(table, at=replace(at, since=t))
+    if t - at.since < table.config.takeback_wait:
+        return table
+    return replace(table, at=BeforeRoll())
+
+
 def waiting(table: Table) -> DecisionRequest | None:
     """The decision the table waits for from a seat that is not a person here, if any."""
     at, turn = table.at, table.match.turn
@@ -145,11 +158,12 @@ def waiting(table: Table) -> DecisionRequest | None:
         # Nobody here to press: the seats start the match as shown (a person chooses).
         alone = Seat.PERSON not in table.seats
         return DecisionRequest(WHITE, Ask.START) if alone else None
-    ask = _ASKS.get(type(at))
-    if turn is None or ask is None:
+    asked = _ASKS.get(type(at))
+    if turn is None or asked is None:
         return None
-    player = turn if ask[0] == 0 else Player(turn).other
-    return DecisionRequest(player, ask[1]) if table.seats[player] is not Seat.PERSON else None
+    who, ask = asked
+    player = turn if who is Who.ON_ROLL else turn.other
+    return DecisionRequest(player, ask) if table.seats[player] is not Seat.PERSON else None
 
 
 SeatAnswer = Intent | tuple[Move, ...] | GameResult
