@@ -260,7 +260,7 @@ class Hub:
             while True:
                 kind, text = await outbox.next()
                 if kind is Kind.STATE and self.now is not None:
-                    text = _stamped(text, self.now())
+                    text = stamped(text, self.now())
                 try:
                     async with asyncio.timeout(self.slow_after):
                         await connection.send(text)
@@ -404,7 +404,7 @@ def _peer(connection: ServerConnection) -> str:
     return f"{address[0]}:{address[1]}" if address else "a page"
 
 
-def _stamped(state: str, now: float) -> str:
+def stamped(state: str, now: float) -> str:
     """A state's JSON with ``sent``: the table's time ``now``, as it goes to a page. Added to
     the text, not encoded again: a state is an object, so its JSON ends with its brace."""
     return f'{state[:-1]},"sent":{json.dumps(now)}}}'
