@@ -2,8 +2,9 @@
 
 A bar is the player's reserve as a share of a full one: the game's reserve (the U.S. rules'
 2 minutes a match point less 1 a point scored, at the score the game began with), or the
-overtime once a fall has given it; under a per-move limit, the move's limit. Only the running
-clock moves: its bar is in the delay's look while the delay runs, and blinks in the player's
+overtime once a fall has given it; under a per-move limit, the move's limit, and after a fall
+the limit and the overtime, counted after it as the page counts them. Only the running clock
+moves: its bar is in the delay's look while the delay runs, and blinks in the player's
 last minute (under a per-move limit, the last quarter of a limit shorter than four minutes).
 
 Pure: the time ``t`` is the table's (the events' timestamps, which the shell also renders
@@ -32,20 +33,20 @@ def full_bar(clock: Clock, length: int, score: tuple[int, int], player: Player) 
     """The seconds a full bar of ``player``'s stands for in a game begun at ``score``."""
     rules = clock.rules
     if rules.mode is ClockMode.PER_MOVE:
-        return rules.per_move
+        # After a fall the overtime runs once each move's limit is used: a full bar is both.
+        return rules.per_move + (rules.overtime if clock.overtime_given[player] else 0.0)
     if clock.overtime_given[player]:
         return rules.overtime
     return rules.reserve(length, score)
 
 
 def _left(clock: Clock, player: Player, t: float) -> float:
-    """``player``'s seconds before the flag falls, as the bar counts them."""
+    """``player``'s seconds before the flag falls, as the bar counts them: under a per-move
+    limit, what is left of the move's limit (all of it while the opponent's clock runs) and
+    then of the overtime reserve, as the page shows them (``web/view.py``'s ``clock_shown``)."""
     if clock.rules.mode is ClockMode.PER_MOVE:
-        return (
-            clock.rules.per_move - clock.used(t)
-            if player == clock.running
-            else clock.rules.per_move
-        )
+        limit = clock.delay_left(t) if player == clock.running else clock.rules.per_move
+        return limit + clock.left(player, t)
     return clock.left(player, t)
 
 

@@ -60,7 +60,8 @@ class Companion:
         # Told the dice a phone enters (bgpi.web.entry), for the app's loop; None: refused.
         self.post: Callable[[DiceRolled], None] | None = None
         entry = EntryOnly(lambda: self._table, self._post, time.monotonic)
-        self.hub = Hub(layout, token=self.token, controller=entry)
+        # States stamped with the time the app's events carry (time.monotonic), as they go.
+        self.hub = Hub(layout, token=self.token, controller=entry, now=time.monotonic)
         self.address: Address | None = None
         self._thread: LoopThread | None = None
         self._mailbox: Mailbox[Snapshot] | None = None

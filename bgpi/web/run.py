@@ -170,7 +170,7 @@ async def serve_sim(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Serve the page for ``session`` until ``stop`` is set (or forever)."""
-    hub = Hub(session.layout(), token=token, controller=session)
+    hub = Hub(session.layout(), token=token, controller=session, now=session.now)
     stop = stop or asyncio.Event()
     async with hub.serve(host, port):
         hub.publish(session.snapshot())

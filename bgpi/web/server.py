@@ -12,6 +12,12 @@ not yet sent is replaced by a newer one: a page that is behind gets the latest s
 every state), its own task sends them one at a time as the socket drains, and a page that has
 not taken a message in :data:`SLOW_AFTER` seconds is closed (it reconnects, and starts from
 the newest state).
+
+A state waits composed as the table's step left it, so what it says of time would be stale by
+the time it goes: a page that connects mid-move gets the state composed when the move began.
+So each state is stamped as it is sent with ``sent``, the table's time then (the owner's
+clock, the one the table's events carry), and the page counts the running clock on from
+there (``clock.at`` in :func:`~bgpi.web.view.clock_message` is when its figures were true).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import json
 import logging
 import re
 import socket
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from importlib import resources
@@ -124,13 +130,13 @@ class Outbox:
         self._waiting[kind] = text  # a message of that kind not yet sent is replaced
         self._ready.set()
 
-    async def next(self) -> str:
-        """The oldest waiting message, once there is one."""
+    async def next(self) -> tuple[Kind, str]:
+        """The oldest waiting message and its kind, once there is one."""
         while not self._waiting:
             self._ready.clear()
             await self._ready.wait()
         kind = next(iter(self._waiting))
-        return self._waiting.pop(kind)
+        return kind, self._waiting.pop(kind)
 
     def backlog(self) -> int:
         """Bytes waiting for this page: the messages not yet sent and the socket's buffer."""
@@ -156,7 +162,8 @@ class Controller(Protocol):
 
 
 class Hub:
-    """Serves the page and fans the owner's snapshots out to every open page."""
+    """Serves the page and fans the owner's snapshots out to every open page. With ``now``
+    (the table's time, on the hub's loop), each state is stamped with it as it is sent."""
 
     def __init__(
         self,
@@ -164,10 +171,12 @@ class Hub:
         *,
         token: str | None = None,
         controller: Controller | None = None,
+        now: Callable[[], float] | None = None,
     ) -> None:
         self.layout = json.dumps(layout, separators=(",", ":"))
         self.token = token
         self.controller = controller
+        self.now = now
         self.guard = Guard(token, 0)
         self.slow_after = SLOW_AFTER
         self.pages: dict[ServerConnection, Outbox] = {}
@@ -249,7 +258,9 @@ class Hub:
         connection = outbox.connection
         with suppress(ConnectionClosed):  # the page has gone: nobody to send to
             while True:
-                text = await outbox.next()
+                kind, text = await outbox.next()
+                if kind is Kind.STATE and self.now is not None:
+                    text = stamped(text, self.now())
                 try:
                     async with asyncio.timeout(self.slow_after):
                         await connection.send(text)
@@ -391,6 +402,12 @@ async def _drop(connection: ServerConnection) -> None:
 def _peer(connection: ServerConnection) -> str:
     address = connection.remote_address
     return f"{address[0]}:{address[1]}" if address else "a page"
+
+
+def stamped(state: str, now: float) -> str:
+    """A state's JSON with ``sent``: the table's time ``now``, as it goes to a page. Added to
+    the text, not encoded again: a state is an object, so its JSON ends with its brace."""
+    return f'{state[:-1]},"sent":{json.dumps(now)}}}'
 
 
 def _error(outbox: Outbox, message: str) -> None:

@@ -125,6 +125,11 @@ class SimSession:
         for watch in self.watchers:
             watch(self.sim)
 
+    def now(self) -> float:
+        """The table's time now: the wall clock's, or the simulated time where a command (or
+        a test) has run it ahead; what the server stamps each state it sends with."""
+        return max(self.sim.clock(), self.wall() + self._offset)
+
     def answered(self) -> None:
         """Wait until the engine has answered everything asked so far, and let the table
         take the answers (tests and benchmarks: the page itself never waits)."""

@@ -242,10 +242,14 @@ def _throwing(table: Table) -> dict[str, object] | None:
 
 def clock_message(table: Table) -> dict[str, object] | None:
     """The match's clock as its last step left it (None: no clock): its setting in words
-    (``caption``), whose clock runs, and for each player what a clock beside the board
-    shows (:func:`clock_shown`). The page counts the running player's on from when the
-    state came, as that clock does: first the part of the move that costs no reserve (the
-    simple delay, or the limit of a move), then the reserve."""
+    (``caption``), whose clock runs, for each player what a clock beside the board shows
+    (:func:`clock_shown`), and ``at``, the table's time those figures are true at (None:
+    no clock runs, or a resumed one that runs again from the next event). The page counts
+    the running player's on from ``at``, as that clock does: first the part of the move
+    that costs no reserve (the simple delay, or the limit of a move), then the reserve. It
+    learns how long ago ``at`` was from the state's ``sent``, the table's time when the
+    server sent it (:mod:`bgpi.web.server`): a state waits composed as the step left it,
+    and a page may connect long after, in the middle of the move."""
     clock = table.clock
     if clock is None:
         return None
@@ -257,6 +261,7 @@ def clock_message(table: Table) -> dict[str, object] | None:
         "mode": clock.rules.mode.value,
         "caption": _("Clock: {clock}").format(clock=clock_words(clock.rules)),
         "running": clock.running,
+        "at": clock.since,
         "players": [
             clock_shown(clock, player, t, full_bar(clock, length, score, player))
             for player in PLAYERS

@@ -11,6 +11,7 @@ from bgpi.base.words import BLACK, WHITE
 from bgpi.lights import ClockBar, Fill
 from bgpi.present.clockbar import bar_change, clock_bar, clock_bars, full_bar
 from bgpi.rules.clock import Clock, ClockMode, ClockRules
+from bgpi.web.view import clock_shown
 
 USBGF = ClockRules(ClockMode.USBGF)
 LENGTH = 7
@@ -63,12 +64,51 @@ def test_after_a_fall_the_overtime_is_the_full_bar() -> None:
     assert full_bar(clock, 1, (0, 0), BLACK) == 120
 
 
-@pytest.mark.parametrize("mode", [ClockMode.USBGF, ClockMode.BRONSTEIN, ClockMode.PER_MOVE])
+def test_under_a_per_move_limit_the_overtime_counts_after_the_limit_as_the_page_shows_it() -> None:
+    rules = ClockRules(ClockMode.PER_MOVE, per_move=30.0, overtime=90.0)
+    fell = Clock(rules).new_game(3, (0, 0)).hit(0.0, WHITE).give_overtime(WHITE, 30.0)
+    assert full_bar(fell, 3, (0, 0), WHITE) == 120 and full_bar(fell, 3, (0, 0), BLACK) == 30
+    # The limit first (30 s), then the overtime: 60 s into the move, 60 of 120 are left.
+    assert clock_bar(fell, 3, (0, 0), WHITE, 90.0) == ClockBar(0.5)
+    assert clock_bar(fell, 3, (0, 0), WHITE, 125.0) == ClockBar(25 / 120, low=True)  # last 30 s
+    # White's press 50 s into the move leaves 70 s of overtime: while Black's clock runs,
+    # White's bar is a whole limit and that overtime.
+    handed = fell.hit(80.0, BLACK)
+    assert clock_bar(handed, 3, (0, 0), WHITE, 90.0) == ClockBar(100 / 120)
+    # Each side's bar is what the page shows of it (its limit left and then its overtime),
+    # blinking where the page's side does.
+    for clock in (fell, handed):
+        for t in (35.0, 50.0, 80.0, 100.0, 130.0, 149.0):
+            for player in (WHITE, BLACK):
+                full = full_bar(clock, 3, (0, 0), player)
+                shown = clock_shown(clock, player, t, full)
+                bar = clock_bar(clock, 3, (0, 0), player, t)
+                assert isinstance(shown["limit"], float) and isinstance(shown["reserve"], float)
+                flag_in = shown["limit"] + shown["reserve"]
+                assert bar is not None and bar.left * full == pytest.approx(flag_in)
+                low = isinstance(shown["low"], float) and flag_in < shown["low"]
+                assert bar.low is (player == clock.running and low)
+
+
+@pytest.mark.parametrize(
+    ("mode", "overtime"),
+    [
+        (ClockMode.USBGF, 0.0),
+        (ClockMode.BRONSTEIN, 0.0),
+        (ClockMode.PER_MOVE, 0.0),
+        (ClockMode.PER_MOVE, 45.0),  # a fall has given it: the limit, then the overtime
+    ],
+)
 @pytest.mark.parametrize("size", [1, 7, 10])
-def test_the_bar_changes_exactly_when_its_next_pixel_goes_dark(mode: ClockMode, size: int) -> None:
-    rules = ClockRules(mode, per_move=12.0 if mode is not ClockMode.PER_MOVE else 90.0)
+def test_the_bar_changes_exactly_when_its_next_pixel_goes_dark(
+    mode: ClockMode, overtime: float, size: int
+) -> None:
+    per_move = 12.0 if mode is not ClockMode.PER_MOVE else 90.0
+    rules = ClockRules(mode, per_move=per_move, overtime=overtime)
     score = (2, 1)
     clock = Clock(rules).new_game(5, score).hit(100.0, BLACK)
+    if overtime:
+        clock = clock.hit(10.0, BLACK).give_overtime(BLACK, 100.0)
     sizes = (size, size)
     t, changes = 100.0, []
     while (after := bar_change(clock, 5, score, t, sizes)) is not None:

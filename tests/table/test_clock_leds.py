@@ -5,7 +5,7 @@ between; and a board whose map has no pixels for it plays on the clock all the s
 from __future__ import annotations
 
 from bgpi.base.words import BLACK, WHITE
-from bgpi.journal.records import MatchStarted
+from bgpi.journal.records import FlagFell, MatchStarted
 from bgpi.lights.ledmap import LedMap
 from bgpi.rules.clock import ClockMode, ClockRules
 from bgpi.sim.simtable import SimTable
@@ -76,3 +76,34 @@ def test_a_board_with_no_pixels_for_the_clock_plays_on_the_clock_without_its_bar
     same.roll(BLACK)
     assert frame == same.driver.frame
     assert sim.driver.deadline(sim.clock()) == sim.table.clock.deadline()  # only the flag's
+
+
+def test_under_a_per_move_limit_the_bar_counts_the_overtime_after_the_limit_as_the_page_does() -> (
+    None
+):
+    # A 40 s limit a move and 80 s of overtime once: after White's first fall the bar stands
+    # for the 120 s the move then has, the limit first and the overtime after it.
+    rules = ClockRules(ClockMode.PER_MOVE, per_move=40.0, overtime=80.0)
+    sim = opened(3, 1, MatchStarted(1, clock=rules))  # White's clock runs
+    assert sim.table.clock is not None and sim.table.clock.since is not None
+    sim.think(sim.table.clock.since + 40.5 - sim.clock())
+    assert [r for r in sim.driver.log if isinstance(r, FlagFell)] == [FlagFell(WHITE, True)]
+    clock = sim.table.clock
+    assert clock is not None and clock.running == WHITE and clock.since is not None
+    start = clock.since  # the fall: the move starts again, with the overtime given
+    assert (lit(sim, "clock.white"), lit(sim, "clock.black")) == (10, 10)
+    # The limit used up, the overtime's 80 s of 120 are left: 7 pixels of 10, not an empty
+    # bar, and the bar's next change is a pixel's 12 s on, not the flag's fall.
+    sim.think(start + 41.0 - sim.clock())
+    assert lit(sim, "clock.white") == 7 and lit(sim, "clock.black") == 10
+    due = sim.driver.deadline(sim.clock())
+    assert due is not None and abs(due - (start + 48.0)) < 1e-3
+    # The last quarter of the 120 s (30 s) blinks, and the second fall ends the match.
+    sim.think(start + 91.0 - sim.clock())
+    shown = set()
+    for _ in range(8):
+        sim.advance(0.125)
+        shown.add(lit(sim, "clock.white"))
+    assert shown == {0, 3}
+    sim.think(start + 121.0 - sim.clock())
+    assert [r for r in sim.driver.log if isinstance(r, FlagFell)][-1] == FlagFell(WHITE)

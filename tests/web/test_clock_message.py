@@ -39,12 +39,19 @@ def test_a_per_move_limit_shows_the_running_players_time_left_and_the_others_who
     assert message is not None
     assert message["caption"] == "Clock: 30 seconds a move"
     assert message["running"] == BLACK
+    assert message["at"] == 100.0  # the figures are as of the move's start, 7.5 s carried
     white, black = sides(table)
     assert white == {"limit": 30.0, "delay": None, "reserve": 0.0, "overtime": False, "low": 7.5}
     assert black == {"limit": 22.5, "delay": None, "reserve": 0.0, "overtime": False, "low": 7.5}
-    # Stopped between moves (a game over, say): both sides show the whole limit.
+    # Stopped between moves (a game over, say): both sides show the whole limit, and the
+    # page has nothing to count on from.
     stopped = sides(clocked(rules))
     assert [side["limit"] for side in stopped] == [30.0, 30.0]
+    assert clock_message(clocked(rules))["at"] is None  # type: ignore[index]
+    # Resumed after a power cut, the clock runs again from the next event: nothing yet.
+    resumed = clocked(rules, running=BLACK, carried=7.5)
+    assert clock_message(resumed)["at"] is None  # type: ignore[index]
+    assert sides(resumed)[BLACK]["limit"] == 22.5
 
 
 def test_the_us_rules_show_the_delay_left_beside_the_reserve_while_it_runs() -> None:

@@ -35,6 +35,7 @@ def test_the_page_shows_both_reserves_and_whose_clock_runs() -> None:
         "mode": "usbgf",
         "caption": "Clock: U.S. rules, a 12-second delay",
         "running": None,
+        "at": None,  # no clock runs: nothing to count on from
         "players": [{**full, "reserve": 600.0}] * 2,  # a 5-point match: 2 minutes a point
     }
     for player in (WHITE, BLACK):
@@ -43,6 +44,8 @@ def test_the_page_shows_both_reserves_and_whose_clock_runs() -> None:
     state = session.snapshot().state
     assert state is not None and isinstance(state["clock"], dict)
     assert state["clock"]["running"] == session.sim.match.turn
+    # The figures are as of the opening roll, which started the winner's clock.
+    assert state["clock"]["at"] == session.sim.table.clock.since  # type: ignore[union-attr]
 
 
 def test_bgpi_sims_clock_option_puts_the_clock_on_the_match_chosen_at_the_board() -> None:

@@ -612,16 +612,22 @@
     const clock = JSON.stringify(state.clock);
     if (clock !== clockShown) {
       clockShown = clock;
-      clockSince = performance.now();
+      // The figures are true at clock.at on the table's clock, and the server stamps each
+      // state with that clock's time as it sends it (sent): a page that connects in the
+      // middle of a move counts on from where the move stands, not from its start again.
+      const before = state.clock && state.clock.at !== null && typeof state.sent === "number"
+        ? Math.max(0, state.sent - state.clock.at) : 0;
+      clockSince = performance.now() - before * 1000;
     }
     showClock();
   }
 
   // The match's clock (clock_message in view.py says what each side shows): its setting,
   // and each player's time as a clock beside the board shows it. The running side is
-  // counted on from when the state came: first what costs no reserve (the simple delay,
-  // shown beside the reserve, or the move's limit, shown as the time itself), then the
-  // reserve (at once under a Bronstein delay); the last seconds blink.
+  // counted on from when its figures were true (clock.at, as of the state's sent): first
+  // what costs no reserve (the simple delay, shown beside the reserve, or the move's limit,
+  // shown as the time itself), then the reserve (at once under a Bronstein delay); the last
+  // seconds blink.
   let clockShown = "null";
   let clockSince = 0;
   function showClock() {
