@@ -62,6 +62,7 @@ from bgpi.lights.patterns import (
     CHASE,
     DAH_DAH,
     DAH_DIT,
+    DAH_DIT_DAH,
     DAH_DIT_DIT,
     DIT_DAH,
     DIT_DIT_DAH,
@@ -119,6 +120,9 @@ BUTTON_PATTERNS: Final[dict[Meaning, Pattern]] = {
     Meaning.ACCEPT: LONG_DIT,
     Meaning.DECLINE: DIT_GAP_DIT,
     Meaning.CLAIM: DIT_DIT_DAH,
+    # Lit at once with ACCEPT (long-dit) and DECLINE (dit-gap-dit) on the opponent's buttons:
+    # no rotation of either, so the asker tells his own from theirs whatever phase he catches.
+    Meaning.WITHDRAW: DAH_DIT_DAH,
 }
 """Each button meaning's blink; its colour is the palette entry of the same name."""
 

@@ -63,6 +63,7 @@ LONG_DIT: Final = Pattern("long-dit", "11111010")
 DIT_GAP_DIT: Final = Pattern("dit-gap-dit", "10010000")
 DAH_DIT_DIT: Final = Pattern("dah-dit-dit", "11101010")
 DIT_DIT_DAH: Final = Pattern("dit-dit-dah", "10101110")
+DAH_DIT_DAH: Final = Pattern("dah-dit-dah", "11010110")
 CHASE: Final = Pattern("chase", "11001100", alternate=True)
 
 PATTERNS: Final = (
@@ -81,5 +82,6 @@ PATTERNS: Final = (
     DIT_GAP_DIT,
     DAH_DIT_DIT,
     DIT_DIT_DAH,
+    DAH_DIT_DAH,
     CHASE,
 )

@@ -46,6 +46,7 @@ class Meaning(StrEnum):
     ACCEPT = "accept"
     DECLINE = "decline"
     CLAIM = "claim"  # the match by forfeit, from a silent remote board
+    WITHDRAW = "withdraw"  # one's own takeback request, taken back: nothing is declined
 
 
 class Alert(StrEnum):

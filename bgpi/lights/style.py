@@ -59,6 +59,8 @@ DEFAULT_PALETTE: Final[Mapping[str, RGB]] = MappingProxyType(
         "accept": (0, 200, 60),
         "decline": (255, 0, 0),
         "claim": (255, 100, 0),
+        # blue beside the answer's green and red, the pair red-green colour-blind players confuse
+        "withdraw": (90, 90, 255),
         # alerts
         "wrong": (255, 0, 0),
         "no move": (255, 160, 0),

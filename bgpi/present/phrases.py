@@ -112,6 +112,7 @@ MEANINGS: Final = {
     Meaning.ACCEPT: N_("accept"),
     Meaning.DECLINE: N_("decline"),
     Meaning.CLAIM: N_("claim"),
+    Meaning.WITHDRAW: N_("withdraw"),
 }
 """The word beside a button on the page: short, as the LEDs' colours are."""
 

@@ -455,9 +455,9 @@ ROWS: Final = (
     Row(P.TAKEBACK_ASKED, Who.ON_ROLL, CUBE, S, Intent.REFUSE_TAKEBACK, (P.BEFORE_ROLL,),
         Meaning.DECLINE, N_("refuses: the play stands (CUBE)")),
     # The asker thinks better of it: his own CUBE (his ROLL just asked; the opponent's
-    # buttons are the answer), lit as a resignation's "play on" is.
+    # buttons are the answer), lit as his own: he declines nothing, he takes his request back.
     Row(P.TAKEBACK_ASKED, Who.OTHER, CUBE, S, Intent.WITHDRAW_TAKEBACK, (P.BEFORE_ROLL,),
-        Meaning.DECLINE, N_("may withdraw the request (CUBE)")),
+        Meaning.WITHDRAW, N_("may withdraw the request (CUBE)")),
     Row(P.ILLEGAL, Who.OTHER, ROLL, S, Intent.ACCEPT_ILLEGAL, ROLLED,
         Meaning.ACCEPT, N_("accepts it by rolling (ROLL)"), _readable),
     Row(P.ILLEGAL, Who.OTHER, CUBE, S, Intent.DEMAND_CORRECTION, (P.MOVING,),

@@ -65,7 +65,7 @@ CAPTIONS = {
     Intent.TAKE_DIE: "confirm",
     Intent.ACCEPT_TAKEBACK: "accept",
     Intent.REFUSE_TAKEBACK: "decline",
-    Intent.WITHDRAW_TAKEBACK: "decline",
+    Intent.WITHDRAW_TAKEBACK: "withdraw",
     Intent.CLAIM_FORFEIT: "claim",
 }
 """The caption (in English, translated as shown) of what a short press does; a held press

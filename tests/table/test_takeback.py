@@ -77,6 +77,7 @@ def test_a_play_taken_back_by_agreement_is_made_again_with_the_same_dice() -> No
     assert sim.phase is Phase.TAKEBACK_ASKED and sim.driver.log[-1] == Played(WHITE, OPENING_PLAY)
     assert sim.scene.candidate == frozenset({8, 6, 5})  # the play asked back, lit
     assert sim.scene.prompt(BLACK, ROLL) == "accept" and sim.scene.prompt(BLACK, CUBE) == "decline"
+    assert sim.scene.prompt(WHITE, CUBE) == "withdraw"  # the asker's own way out
     assert status(sim.table, sim.scene) == (
         "White asks for a takeback of 8/5 6/5 (lit): Black lets it be taken back (ROLL) or "
         "refuses: the play stands (CUBE). White may withdraw the request (CUBE)."
@@ -165,11 +166,12 @@ def test_a_refusal_reads_back_from_its_json_as_the_journal_keeps_it() -> None:
 
 
 def test_the_asker_may_withdraw_the_request_and_ask_again_until_the_roll() -> None:
-    """His own CUBE, lit as a decline: back before the roll with nothing journaled (the
-    asking never was), the play still his to ask back; the opponent may roll at once."""
+    """His own CUBE, lit as a withdrawal of his own (he declines nothing): back before the
+    roll with nothing journaled (the asking never was), the play still his to ask back; the
+    opponent may roll at once."""
     sim = white_opened()
     sim.press(WHITE, ROLL, hold=LONG)
-    assert sim.scene.prompt(WHITE, CUBE) == "decline" and sim.scene.prompt(WHITE, ROLL) is None
+    assert sim.scene.prompt(WHITE, CUBE) == "withdraw" and sim.scene.prompt(WHITE, ROLL) is None
     journaled = list(sim.driver.log)
     sim.cube(WHITE)
     assert sim.phase is Phase.BEFORE_ROLL and sim.driver.log == journaled

@@ -22,6 +22,7 @@ from tests.web.test_mistakes_page import shot, start
 
 HOLD_MS = 1300  # a key held past the long press (0.8 s), as a finger holds the button
 WHITES_CUBE = 'text.meaning[data-player="0"][data-button="cube"]'  # its caption
+BLACKS_CUBE = 'text.meaning[data-player="1"][data-button="cube"]'
 
 
 def ask(page: Page) -> None:
@@ -54,7 +55,8 @@ def test_a_play_taken_back_on_the_page_is_played_again(
         "White asks for a takeback of 8/5 6/5 (lit): Black lets it be taken back (ROLL) or "
         "refuses: the play stands (CUBE). White may withdraw the request (CUBE)."
     )
-    expect(page.locator(WHITES_CUBE)).to_have_text("decline")
+    expect(page.locator(WHITES_CUBE)).to_have_text("withdraw")  # his own request, not a refusal
+    expect(page.locator(BLACKS_CUBE)).to_have_text("decline")
     shot(page, "takeback-asked", tmp_path)
     page.keyboard.press("c")  # White thinks better of it: withdrawn, and nothing journaled
     expect(body).to_have_attribute("data-phase", "before roll")
