@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 # SensorFrame lives at the bottom of the house (the core counts frames); re-exported here.
+from bgpi.base.faults import FaultSource
 from bgpi.base.frame import SensorFrame
 from bgpi.base.words import BUTTONS, RGB, ButtonName, Player, check_colour
 from bgpi.hal.errors import PixelFrameError
@@ -49,7 +50,7 @@ class FaultEvent:
     """A backend stopped working (``message`` says how) or, with ``message`` None, works
     again. The backend retries by itself; the table shows the fault on the LEDs meanwhile."""
 
-    source: str
+    source: FaultSource
     message: str | None
     timestamp: float
 

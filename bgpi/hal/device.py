@@ -17,6 +17,7 @@ import threading
 from abc import abstractmethod
 from typing import ClassVar
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.frame import SensorFrame
 from bgpi.hal.api import Clock, Closing, Emit, FaultEvent, SensorEvent
 from bgpi.hal.errors import BackendClosedError, HalError, one_line
@@ -35,7 +36,7 @@ class ScannedSensors(Closing):
     :meth:`_retry_delay`."""
 
     what: ClassVar[str] = "sensors"  # for messages: "the gpio sensors are closed"
-    source: ClassVar[str] = "sensors"  # the FaultEvent's source
+    source: ClassVar[FaultSource] = FaultSource.SENSORS  # the FaultEvent's source
 
     def __init__(self, nbits: int, *, clock: Clock) -> None:
         self._nbits = nbits

@@ -25,6 +25,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.i18n import _
 from bgpi.hal.api import DieEvent, FaultEvent
 from bgpi.hal.godice import LOW_BATTERY, GoDicePair
@@ -32,7 +33,6 @@ from bgpi.sensing.godice import Rest, colour_words
 
 log = logging.getLogger(__name__)
 
-SOURCE: Final = "godice"  # the fault's source: bgpi.table.thrown.GODICE_FAULT
 ATTEMPTS: Final = 8  # tries in a round: 0.5 + 1 + 2 + ... + 30 s, a little over a minute
 ROUND_PAUSE: Final = 300.0  # seconds between rounds once a round failed
 CHARGED: Final = LOW_BATTERY + 5  # a low die counts as charged again from here (no flicker)
@@ -238,7 +238,7 @@ class GoDiceLink:
         fault = "; ".join(words) or None
         if fault != self.fault:
             self.fault = fault
-            self.emit(FaultEvent(SOURCE, fault, self.clock()))
+            self.emit(FaultEvent(FaultSource.GODICE, fault, self.clock()))
 
     async def _close(self) -> None:
         for task in list(self._trying.values()):

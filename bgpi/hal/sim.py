@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.geometry import Entry, Geometry
 from bgpi.base.words import (
     COLOUR_NAMES,
@@ -238,7 +239,7 @@ class SimBoard(Closing):
         with self._lock:
             self._check_open()
             if self._outage is None and self._emit is not None:
-                self._emit(FaultEvent("sensors", message, self.clock()))
+                self._emit(FaultEvent(FaultSource.SENSORS, message, self.clock()))
             self._outage = message
 
     def recover(self) -> None:
@@ -252,7 +253,7 @@ class SimBoard(Closing):
             self.pump()
             self._publish(self.clock())
             if self._emit is not None:
-                self._emit(FaultEvent("sensors", None, self.clock()))
+                self._emit(FaultEvent(FaultSource.SENSORS, None, self.clock()))
 
     # -- time -----------------------------------------------------------------------------
 

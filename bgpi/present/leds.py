@@ -42,7 +42,6 @@ from bgpi.table.phases import (
     Said,
     TakebackAsked,
 )
-from bgpi.table.thrown import GODICE_FAULT
 
 
 def scene_of(table: Table, t: float | None = None) -> Scene:
@@ -67,8 +66,7 @@ def scene_of(table: Table, t: float | None = None) -> Scene:
     if t is not None:
         scene = with_clocks(table, scene, t)
     # A backend down outranks everything else the board could say.
-    down = any(source != GODICE_FAULT for source, _message in table.faults)
-    return replace(scene, alert=Alert.FAULT) if down else scene
+    return replace(scene, alert=Alert.FAULT) if table.outage is not None else scene
 
 
 def prompts_of(table: Table) -> tuple[Prompt, ...]:

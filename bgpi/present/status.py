@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.i18n import _, ngettext
 from bgpi.base.words import Player
 from bgpi.journal.records import DiceSource, Unfit
@@ -42,7 +43,6 @@ from bgpi.table import (
 from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused, thrower
 from bgpi.table.phases import Choosing, Entering, TakebackAsked, TakingBack
 from bgpi.table.seats import computer_waits
-from bgpi.table.thrown import GODICE_FAULT
 
 CLAIM: Final = Intent.CLAIM_FORFEIT
 
@@ -51,19 +51,18 @@ def status(table: Table, scene: Scene) -> str:
     """One line saying what the table waits for: the phase's sentence around what each button
     does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, a backend
     that stopped answering."""
-    lost = [message for source, message in table.faults if source == GODICE_FAULT]
-    if lost and len(lost) == len(table.faults):  # GoDice only: entered dice meanwhile
+    lost, outage = table.down(FaultSource.GODICE), table.outage
+    if lost is not None and outage is None:  # GoDice only: entered dice meanwhile
         rest = status(replace(table, faults=()), scene)
         if table.dice is not DiceSource.GODICE:  # paired, but this match rolls otherwise
             return rest
         # A die gone or low (or both dice): whichever, the buttons enter the dice meanwhile.
         line = _("{lost}: the dice are entered with the buttons meanwhile.")
-        return f"{capitalized(line.format(lost=lost[0]))} {rest}"
-    if table.faults:  # a backend of the board's own (the GoDice pair's said above)
-        source, message = next(f for f in table.faults if f[0] != GODICE_FAULT)
+        return f"{capitalized(line.format(lost=lost))} {rest}"
+    if outage is not None:  # a backend of the board's own (the GoDice pair's said above)
         fault = _(
             "The {source} stopped answering ({message}): nothing is decided until they are back."
-        ).format(source=source, message=message)
+        ).format(source=outage.source, message=outage.message)
         claims = [_(row.words) for _player, row in active_rows(table) if row.intent is CLAIM]
         return f"{fault} {capitalized(claims[0])}." if claims else fault
     rows = active_rows(table)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.i18n import N_, _
 from bgpi.base.words import Player
 from bgpi.hal.api import FaultEvent
@@ -39,7 +40,6 @@ from bgpi.service.edge import table_event
 from bgpi.table import Chosen, Phase, Silence
 
 log = logging.getLogger("bgpi")
-SOURCE = "remote"  # the fault's source on the LEDs and the page
 RUN_PATIENCE = 4.0  # seconds of silence before a real board shows the other board as gone
 
 
@@ -210,7 +210,7 @@ class RemoteSeat:
     def _fault(self, message: str | None) -> None:
         """The remote link failed (``message`` says how) or, with None, works again: shown as
         a backend's fault is, converted at the edge."""
-        fault = FaultEvent(SOURCE, message, self.clock())
+        fault = FaultEvent(FaultSource.REMOTE, message, self.clock())
         self.driver.dispatch(table_event(fault, self.driver.geometry))
 
     def paused_by(self, exc: MatchPausedError) -> None:
@@ -220,7 +220,7 @@ class RemoteSeat:
 
     def poll(self) -> None:
         """One step of ``bgpi run``'s loop: follow, showing a broker gone (and back) and a
-        pause as the table's fault from source "remote"; never raises for either."""
+        pause as the table's fault from :attr:`FaultSource.REMOTE`; never raises for either."""
         online = self.link.transport.subscribed
         if online != self.online:
             self.online = online

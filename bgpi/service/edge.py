@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import logging
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.geometry import Geometry
 from bgpi.hal.api import ButtonEvent, DieEvent, SensorEvent, SensorFrame
 from bgpi.hal.api import Event as HalEvent
 from bgpi.table import Fault, Press, Seen
 from bgpi.table.events import DieRested
-from bgpi.table.thrown import GODICE_FAULT
 
 log = logging.getLogger("bgpi")
 
@@ -32,7 +32,7 @@ def table_event(event: HalEvent, geometry: Geometry) -> Seen | Press | DieRested
         return Press(event.player, event.button, event.pressed, event.timestamp)
     if event.message is None:
         log.warning("%s: working again", event.source)
-    elif event.source == GODICE_FAULT:
+    elif event.source is FaultSource.GODICE:
         # A warning, as the link logs it: the board plays on with entered dice, and dice
         # switched off for the evening are no failure of the board's.
         log.warning("%s: %s", event.source, event.message)

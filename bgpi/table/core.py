@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import Player
 from bgpi.journal.records import (
     ELECTRONIC,
@@ -54,6 +55,7 @@ from bgpi.table.events import (
     DieRested,
     Event,
     Fault,
+    Outage,
     Press,
     Seen,
     Silence,
@@ -100,7 +102,7 @@ class Table:
     settle: SettleFilter = field(default_factory=SettleFilter)
     observation: Observation | None = None
     held: tuple[Held, ...] = ()
-    faults: tuple[tuple[str, str], ...] = ()  # backends down now: (source, what happened)
+    faults: tuple[Outage, ...] = ()  # backends down now: each source once, its latest word last
     hint: Hinted | None = None  # the engine's hint a person asked for, while its moment lasts
     clock: Clock | None = None  # a match played on the clock (bgpi.table.timing)
     dice: DiceSource = ELECTRONIC  # the match's: where its dice come from
@@ -235,9 +237,9 @@ class Table:
         remote board silent past the patience (or speaking again)."""
         if isinstance(event, Silence):
             return replace(self, claimant=event.player)
-        faults = tuple(f for f in self.faults if f[0] != event.source)
+        faults = tuple(down for down in self.faults if down.source is not event.source)
         if event.message is not None:
-            faults += ((event.source, event.message),)
+            faults += (Outage(event.source, event.message),)
         return after_fault(replace(self, faults=faults))
 
     def _answered(self, event: Decided | Chosen | Hinted) -> Step:
@@ -345,10 +347,22 @@ class Table:
 
     # -- reading the board ------------------------------------------------------------------
 
+    def down(self, source: FaultSource) -> str | None:
+        """What ``source`` last said of how it is down, until it recovers; None while it
+        works."""
+        return next((down.message for down in self.faults if down.source is source), None)
+
+    @property
+    def outage(self) -> Outage | None:
+        """The first backend down now that the board cannot play on without: any but the
+        GoDice pair, whose dice the buttons enter meanwhile. The LEDs show it and the page
+        names it."""
+        return next((down for down in self.faults if down.source is not FaultSource.GODICE), None)
+
     @property
     def sensors_down(self) -> bool:
         """Whether the sensors reported a fault that has not cleared."""
-        return any(source == "sensors" for source, _message in self.faults)
+        return self.down(FaultSource.SENSORS) is not None
 
     def board_diff(self) -> BoardDiff | None:
         """How the board differs from the position it should show (outside the moving phase;

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import ButtonName, Player, check_colour
 from bgpi.journal.records import ELECTRONIC, DiceSource, Record
 from bgpi.rules import MatchRules
@@ -93,9 +94,17 @@ class DieRested:
 class Fault:
     """A backend failed (``message`` says how) or, with ``message`` None, recovered."""
 
-    source: str
+    source: FaultSource
     message: str | None
     t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Outage:
+    """What the table keeps of a :class:`Fault` until ``source`` recovers: what it said."""
+
+    source: FaultSource
+    message: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import Player
 from bgpi.journal.records import ELECTRONIC, DiceSource, OpeningDie, OpeningRolled, Rolled
 from bgpi.table.errors import TableError
 from bgpi.table.events import DiceDrawing, DiceRequest, DiceRolled, Step, chain
 from bgpi.table.phases import BeforeRoll, Entering, Opening, Phase, Rolling
-from bgpi.table.thrown import entered_instead, godice_down, waiting_throw
+from bgpi.table.thrown import entered_instead, waiting_throw
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 def entered_dice(table: Table) -> bool:
     """Whether a roll now is thrown by hand and entered here: the match's dice are
     entered, or its GoDice are down (a die gone or its battery low) until they are back."""
-    down = godice_down(table)
+    down = table.down(FaultSource.GODICE) is not None
     return table.dice is DiceSource.ENTERED or (table.dice is DiceSource.GODICE and down)
 
 

@@ -6,11 +6,11 @@ The table waits for a throw in :class:`~bgpi.table.phases.Rolling` with a
 throw that counts is the roll (journaled with the source ``godice``); a die cocked or moved
 means both dice are thrown again, journaled as :class:`~bgpi.journal.records.Rethrown` so a
 director reading the journal sees it. A die gone or low on battery (a fault of
-:data:`GODICE_FAULT`) turns the wait into entering the dice by hand; once the pair is back,
-a roll not yet begun on the buttons is read from the dice again. A die that answers but
-cannot be used (under the sofa, cocked throw after throw) is no fault: the thrower's held
-CUBE (:func:`by_hand`) enters that one roll instead, whatever the pair does meanwhile; the
-page may enter it for him where that press may (:func:`entered_instead`).
+:attr:`~bgpi.base.faults.FaultSource.GODICE`) turns the wait into entering the dice by hand;
+once the pair is back, a roll not yet begun on the buttons is read from the dice again. A die
+that answers but cannot be used (under the sofa, cocked throw after throw) is no fault: the
+thrower's held CUBE (:func:`by_hand`) enters that one roll instead, whatever the pair does
+meanwhile; the page may enter it for him where that press may (:func:`entered_instead`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import Player
 from bgpi.journal.records import DiceSource, Rethrown, Unfit
 from bgpi.sensing.godice import Again, PairReading, Rest
@@ -29,15 +30,7 @@ from bgpi.table.phases import BeforeRoll, Entering, Opening, Rolling
 if TYPE_CHECKING:
     from bgpi.table.core import Table
 
-GODICE_FAULT: Final = "godice"
-"""The source of a GoDice pair's fault (a die disconnected, or its battery low)."""
-
 UNFIT: Final = {Rest.TILT_STABLE: Unfit.COCKED, Rest.MOVE_STABLE: Unfit.MOVED}
-
-
-def godice_down(table: Table) -> bool:
-    """Whether a die of the pair is gone or low (a fault not yet cleared)."""
-    return any(source == GODICE_FAULT for source, _message in table.faults)
 
 
 def waiting_throw(player: Player, count: int, back: Opening | BeforeRoll) -> Rolling:
@@ -85,7 +78,7 @@ def after_fault(table: Table) -> Table:
     at = table.at
     if table.dice is not DiceSource.GODICE:
         return table
-    down = godice_down(table)
+    down = table.down(FaultSource.GODICE) is not None
     if down and isinstance(at, Rolling) and at.thrown:
         return replace(table, at=Entering(at.player, at.count, at.back))
     # As it began, and not by a person's choice (a die he cannot use stays so).

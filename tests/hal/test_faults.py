@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.geometry import Geometry
 from bgpi.hal.api import Emit, FaultEvent, SensorEvent
 from bgpi.hal.gpio import ChainSettings, GpioSensors
@@ -214,7 +215,7 @@ def test_a_fault_is_reported_once_no_frame_passes_and_the_recovery_brings_the_bo
     assert recorder.next(SensorEvent).frame.bits == 0
     getattr(rig, scenario)()
     fault = recorder.next(FaultEvent)
-    assert fault.source == "sensors"
+    assert fault.source is FaultSource.SENSORS
     assert fault.message is not None and rig.expected[scenario] in fault.message
     rig.move()  # a checker moves while the board cannot be read
     rig.recover()

@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 
 import pytest
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE, ButtonName, Player
 from bgpi.cli import main
 from bgpi.hal.dice import SeededDice
@@ -315,12 +316,18 @@ def test_the_page_shows_the_code_and_a_broker_gone_is_a_fault_until_it_is_back(
             assert shown["remote"]["qr"] == qr_svg(CODE)
             wait_until(app, lambda: len(driver.log) >= 12, "record 12", 60, black)
             mosquitto.stop()
-            wait_until(app, lambda: "remote" in dict(driver.table.faults), "the fault", 30, black)
-            assert "cannot be reached" in dict(driver.table.faults)["remote"]
+            wait_until(
+                app,
+                lambda: driver.table.down(FaultSource.REMOTE) is not None,
+                "the fault",
+                30,
+                black,
+            )
+            assert "cannot be reached" in str(driver.table.down(FaultSource.REMOTE))
             receive_until(ws, lambda m: remote_state(m, LinkState.OFFLINE), 30)
             mosquitto.start()
             wait_until(app, lambda: driver.table.phase is Phase.MATCH_OVER, "the end", 120, black)
-            assert "remote" not in dict(driver.table.faults)
+            assert driver.table.down(FaultSource.REMOTE) is None
     finally:
         companion.close()
     rc, _, err = black.finish()
@@ -409,7 +416,7 @@ def test_a_cheat_pauses_bgpi_run_which_shows_why_and_tells_the_other_board(
             assert time.monotonic() < end, where(app)
             time.sleep(0.05)
         assert remote.status().reason == reason
-        assert dict(driver.table.faults)["remote"] == f"match paused: {reason}"
+        assert driver.table.down(FaultSource.REMOTE) == f"match paused: {reason}"
         assert not any(isinstance(r, OpeningDie) for r in driver.log)  # no die was drawn
 
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import (
@@ -43,7 +44,6 @@ from bgpi.table.buttons import enterer
 from bgpi.table.errors import TableError
 from bgpi.table.options import Option
 from bgpi.table.phases import TAKEBACK_WAIT
-from bgpi.table.thrown import GODICE_FAULT
 from tests.table.test_buttons import HELD, SHORT, opened, replay
 from tests.table.test_hints import press
 
@@ -191,13 +191,13 @@ def test_while_a_godice_is_lost_the_roll_is_entered_and_the_page_names_the_die()
     waiting = press(godice, BLACK, ROLL, SHORT)  # read from the dice, not rolled by the board
     assert waiting.dice is None and isinstance(waiting.table.at, Rolling)
     assert waiting.table.at.thrown
-    lost = godice.handle(Fault(GODICE_FAULT, "the red die is gone", 25.0)).table
+    lost = godice.handle(Fault(FaultSource.GODICE, "the red die is gone", 25.0)).table
     table = press(lost, BLACK, ROLL, SHORT).table
     assert isinstance(table.at, Entering)
     assert status(table, scene_of(table)).startswith(
         "The red die is gone: the dice are entered with the buttons meanwhile. Black's dice,"
     )
     assert scene_of(table).alert is None
-    back = godice.handle(Fault(GODICE_FAULT, None, 26.0)).table
+    back = godice.handle(Fault(FaultSource.GODICE, None, 26.0)).table
     again = press(back, BLACK, ROLL, SHORT).table.at
     assert isinstance(again, Rolling) and again.thrown

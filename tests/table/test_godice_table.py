@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import BLACK, CUBE, ROLL, WHITE
 from bgpi.journal.export import export_mat
 from bgpi.journal.records import (
@@ -49,7 +50,6 @@ from bgpi.table import (
 from bgpi.table.events import DieRested
 from bgpi.table.options import Option
 from bgpi.table.phases import TAKEBACK_WAIT
-from bgpi.table.thrown import GODICE_FAULT
 from bgpi.web.view import dice_message
 from tests.table.test_buttons import HELD, SHORT, opened, press, replay
 
@@ -149,16 +149,16 @@ def test_the_opening_die_is_one_die_thrown_by_each_player() -> None:
 
 def test_a_die_lost_mid_throw_turns_the_roll_to_entered_dice_and_back() -> None:
     table, _records = tell(throwing(), *THROWN, (0, Rest.STABLE, 4))
-    lost = table.handle(Fault(GODICE_FAULT, "die 2 (red) is gone", 31.0)).table
+    lost = table.handle(Fault(FaultSource.GODICE, "die 2 (red) is gone", 31.0)).table
     assert isinstance(lost.at, Entering) and lost.at.player == BLACK
     assert status(lost, scene_of(lost)).startswith(
         "Die 2 (red) is gone: the dice are entered with the buttons meanwhile."
     )
-    back = lost.handle(Fault(GODICE_FAULT, None, 32.0)).table
+    back = lost.handle(Fault(FaultSource.GODICE, None, 32.0)).table
     assert isinstance(back.at, Rolling) and back.at.thrown  # read from the dice again
     # Once a person began entering the roll, the dice coming back leave it entered.
     begun = press(lost, BLACK, CUBE, SHORT).table
-    kept = begun.handle(Fault(GODICE_FAULT, None, 32.0)).table
+    kept = begun.handle(Fault(FaultSource.GODICE, None, 32.0)).table
     assert isinstance(kept.at, Entering) and kept.at.shown == 2
     # Dice the board would roll are not the GoDice's throw; a phone's are this roll entered
     # by hand, as the thrower's held CUBE would make it (the page's way to that press).
@@ -181,8 +181,8 @@ def test_a_die_that_answers_but_cannot_be_used_gives_way_to_this_roll_entered() 
     entering = step.table
     assert entering.at == Entering(BLACK, 2, table.at.back, chosen=True)  # type: ignore[union-attr]
     # The pair's coming and going leaves the roll entered, as the person chose.
-    lost = entering.handle(Fault(GODICE_FAULT, "die 2 (red) is gone", 31.0)).table
-    back = lost.handle(Fault(GODICE_FAULT, None, 32.0)).table
+    lost = entering.handle(Fault(FaultSource.GODICE, "die 2 (red) is gone", 31.0)).table
+    back = lost.handle(Fault(FaultSource.GODICE, None, 32.0)).table
     assert back.at == entering.at
     # A die's word is no roll now: the dice are entered with the buttons.
     assert tell(back, *THROWN, (0, Rest.STABLE, 6), (1, Rest.STABLE, 6))[1] == ()
@@ -263,7 +263,7 @@ def test_a_board_with_nobody_at_it_keeps_the_boards_dice_and_says_why() -> None:
 
 def test_a_pair_down_says_nothing_in_a_match_that_rolls_otherwise() -> None:
     board = replay(*opened(MatchStarted(5)))  # the pair paired, but this match is electronic
-    lost = board.handle(Fault(GODICE_FAULT, "die 1 (red) is gone", 25.0)).table
+    lost = board.handle(Fault(FaultSource.GODICE, "die 1 (red) is gone", 25.0)).table
     assert status(lost, scene_of(lost)) == status(board, scene_of(board))
     assert scene_of(lost).alert is None
     assert press(lost, BLACK, ROLL, SHORT).dice is not None  # the board rolls as ever

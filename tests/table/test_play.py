@@ -2,6 +2,7 @@
 
 import pytest
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import BAR_BLACK, BLACK, WHITE
 from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import CubeAction, GameEnded, MatchStarted, OpeningRolled, Played
@@ -299,10 +300,10 @@ def test_demo_games_are_legal_and_every_checker_is_accounted_for(
 
 def test_a_failed_backend_is_shown_until_it_recovers() -> None:
     sim = opened()
-    sim.take(FaultEvent("sensors", "reading the sensor chain failed", sim.clock()))
+    sim.take(FaultEvent(FaultSource.SENSORS, "reading the sensor chain failed", sim.clock()))
     sim.advance()
     assert sim.scene.alert is Alert.FAULT
-    sim.take(FaultEvent("sensors", None, sim.clock()))
+    sim.take(FaultEvent(FaultSource.SENSORS, None, sim.clock()))
     sim.advance()
     assert sim.scene.alert is None
     assert sim.phase is Phase.MOVING  # the game goes on where it was

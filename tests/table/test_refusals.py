@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import BLACK, PLAYERS, ROLL, WHITE
 from bgpi.journal.records import DiceSource, MatchStarted, Rolled, Seat
 from bgpi.present.leds import scene_of
@@ -63,7 +64,7 @@ def guided_unseen() -> Table:
 
 def sensors_down() -> Table:
     table = moving_with("24/13")
-    return table.handle(Fault("sensors", "no answer", 30.0)).table
+    return table.handle(Fault(FaultSource.SENSORS, "no answer", 30.0)).table
 
 
 STATES: dict[str, Callable[[], Table]] = {
