@@ -80,12 +80,16 @@ def status(table: Table, scene: Scene) -> str:
     does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, what each
     backend that stopped answering means for the people here."""
     said = [_outage(table, FaultSource.REMOTE)]
-    if table.sensors_down:  # no press counts: the phase's sentence would offer them
-        return " ".join(line for line in (*said, _outage(table, FaultSource.SENSORS)) if line)
-    if table.dice is DiceSource.GODICE:  # paired, but a match rolling otherwise needs no word
-        said.append(_outage(table, FaultSource.GODICE))
     if table.outage is not None:  # the LEDs' fault alert hides the phase's own (a wrong board)
         scene = scene_of(replace(table, faults=()))
+    if table.sensors_down:
+        # No press counts, so the phase's sentence is said only where a seat elsewhere is
+        # waited for: it decides on the journal's position, not the board.
+        said.append(_outage(table, FaultSource.SENSORS))
+        waited = _line(table, scene) if _waited(table) is not None else ""
+        return " ".join(line for line in (*said, waited) if line)
+    if table.dice is DiceSource.GODICE:  # paired, but a match rolling otherwise needs no word
+        said.append(_outage(table, FaultSource.GODICE))
     return " ".join(line for line in (*said, _line(table, scene), _overtime(table)) if line)
 
 

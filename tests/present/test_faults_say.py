@@ -86,6 +86,13 @@ def test_with_the_sensors_down_the_line_says_no_press_counts_and_offers_none() -
     assert sim.driver.log == before and sim.phase is Phase.MOVING
 
 
+def test_with_the_sensors_down_a_seat_elsewhere_still_decides_and_is_named() -> None:
+    """The engine or the other board decides on the journal's position, not the board."""
+    table = replace(replay(*opened_by(MatchStarted(5))), seats=(Seat.PERSON, Seat.ENGINE))
+    table = down(table, FaultSource.SENSORS, "no answer")
+    assert said(table) == f"{SENSORS_DOWN} Black (engine) rolls, doubles or resigns."
+
+
 def test_each_fault_is_said_in_the_players_language_never_as_the_sources_english_word() -> None:
     """The line once named the source with its log word (``sensors``, ``remote``) in every
     language."""
