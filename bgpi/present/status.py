@@ -84,10 +84,11 @@ def status(table: Table, scene: Scene) -> str:
         scene = scene_of(replace(table, faults=()))
     if table.sensors_down:
         # No press counts, so the phase's sentence is said only where a seat elsewhere is
-        # waited for: it decides on the journal's position, not the board.
+        # waited for: it decides on the journal's position, not on the board (whose last
+        # reading may be stale: no word of it). The clock runs on meanwhile.
         said.append(_outage(table, FaultSource.SENSORS))
-        waited = _line(table, scene) if _waited(table) is not None else ""
-        return " ".join(line for line in (*said, waited) if line)
+        waited = _sentence(table, scene, ()) if _waited(table) is not None else ""
+        return " ".join(line for line in (*said, waited, _overtime(table)) if line)
     if table.dice is DiceSource.GODICE:  # paired, but a match rolling otherwise needs no word
         said.append(_outage(table, FaultSource.GODICE))
     return " ".join(line for line in (*said, _line(table, scene), _overtime(table)) if line)
