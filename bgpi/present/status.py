@@ -18,10 +18,11 @@ from dataclasses import replace
 from typing import Final
 
 from bgpi.base.faults import FaultSource
-from bgpi.base.i18n import _, ngettext
+from bgpi.base.i18n import N_, _, ngettext
 from bgpi.base.words import Player
 from bgpi.journal.records import DiceSource, Unfit
 from bgpi.lights.scene import Alert, Scene
+from bgpi.present.leds import scene_of
 from bgpi.present.numbering import printed_moves
 from bgpi.present.phrases import LEVELS, SEATS, capitalized, either, option_phrase, players
 from bgpi.present.phrases import zone as shown_zone
@@ -41,30 +42,68 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table.buttons import SEAT_WORDS, Intent, illegal_refused, thrower
-from bgpi.table.phases import Choosing, Entering, TakebackAsked, TakingBack
+from bgpi.table.phases import (
+    Choosing,
+    Entering,
+    Forfeited,
+    OnTime,
+    TakebackAsked,
+    TakingBack,
+)
 from bgpi.table.seats import computer_waits
 
 CLAIM: Final = Intent.CLAIM_FORFEIT
 
 
+OUTAGES: Final[dict[FaultSource, str]] = {
+    # Every press waits on the board's reading: say so, and that the checkers may stay as
+    # they are (the board is read again as it stands once the sensors answer).
+    FaultSource.SENSORS: N_(
+        "The sensors stopped answering ({message}): no press counts until they are back,"
+        " and then the board is read as it stands."
+    ),
+    # Nothing here stops (:mod:`bgpi.remote.board`): a play, a double or a resignation made
+    # here is journaled and sent once the link is back; what the other board owes waits.
+    FaultSource.REMOTE: N_(
+        "The other board is not answering ({message}): what is played here is sent once it"
+        " answers, and what it owes waits till then."
+    ),
+    # A die gone or low (or both dice): whichever, the buttons enter the dice meanwhile.
+    FaultSource.GODICE: N_("{message}: the dice are entered with the buttons meanwhile."),
+}
+"""What each source's fault means for a person here, and what they can do about it (the
+source's own words, ``message``, said with it)."""
+
+
 def status(table: Table, scene: Scene) -> str:
     """One line saying what the table waits for: the phase's sentence around what each button
-    does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, a backend
-    that stopped answering."""
-    lost, outage = table.down(FaultSource.GODICE), table.outage
-    if lost is not None and outage is None:  # GoDice only: entered dice meanwhile
-        rest = status(replace(table, faults=()), scene)
-        if table.dice is not DiceSource.GODICE:  # paired, but this match rolls otherwise
-            return rest
-        # A die gone or low (or both dice): whichever, the buttons enter the dice meanwhile.
-        line = _("{lost}: the dice are entered with the buttons meanwhile.")
-        return f"{capitalized(line.format(lost=lost))} {rest}"
-    if outage is not None:  # a backend of the board's own (the GoDice pair's said above)
-        fault = _(
-            "The {source} stopped answering ({message}): nothing is decided until they are back."
-        ).format(source=outage.source, message=outage.message)
-        claims = [_(row.words) for _player, row in active_rows(table) if row.intent is CLAIM]
-        return f"{fault} {capitalized(claims[0])}." if claims else fault
+    does now, in the words of the table of rows (:mod:`bgpi.table.buttons`); first, what each
+    backend that stopped answering means for the people here."""
+    said = [_outage(table, FaultSource.REMOTE)]
+    if table.outage is not None:  # the LEDs' fault alert hides the phase's own (a wrong board)
+        scene = scene_of(replace(table, faults=()))
+    if table.sensors_down:
+        # No press counts, so the phase's sentence is said only where a seat elsewhere is
+        # waited for: it decides on the journal's position, not on the board (whose last
+        # reading may be stale: no word of it). The clock runs on meanwhile.
+        said.append(_outage(table, FaultSource.SENSORS))
+        waited = _sentence(table, scene, ()) if _waited(table) is not None else ""
+        return " ".join(line for line in (*said, waited, _overtime(table)) if line)
+    if table.dice is DiceSource.GODICE:  # paired, but a match rolling otherwise needs no word
+        said.append(_outage(table, FaultSource.GODICE))
+    return " ".join(line for line in (*said, _line(table, scene), _overtime(table)) if line)
+
+
+def _outage(table: Table, source: FaultSource) -> str:
+    """What ``source``'s fault means here, if it is down (else nothing to say)."""
+    message = table.down(source)
+    if message is None:
+        return ""
+    return capitalized(_(OUTAGES[source]).format(message=message))
+
+
+def _line(table: Table, scene: Scene) -> str:
+    """The phase's sentence around what each button does now, and what a held press does."""
     rows = active_rows(table)
     words = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.SHORT))
     held = list(dict.fromkeys(_(row.words) for _player, row in rows if row.hold is Hold.HELD))
@@ -341,7 +380,11 @@ def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     winner = scene.winner
     who = _names(table)[winner] if winner is not None else _("Nobody")
     (white, black), score = _names(table), table.match.score
-    if table.phase is Phase.MATCH_OVER:
+    if isinstance(table.at, Forfeited):  # whatever the score: the other board fell silent
+        line = _("{name} wins the match by forfeit: {white} {white_score}, {black} {black_score}.")
+    elif isinstance(table.at, OnTime):  # the score says nothing of the flag that fell
+        line = _("{name} wins the match on time: {white} {white_score}, {black} {black_score}.")
+    elif table.phase is Phase.MATCH_OVER:
         line = _("{name} wins the match: {white} {white_score}, {black} {black_score}.")
     else:
         line = _("{name} wins the game: {white} {white_score}, {black} {black_score}.")
@@ -350,6 +393,17 @@ def _over(table: Table, scene: Scene, words: Sequence[str]) -> str:
     )
     # No person here: no button to name (no seat is asked for the next game).
     return f"{line} {capitalized(either(words))}." if words else line
+
+
+def _overtime(table: Table) -> str:
+    """Said while a player whose flag fell once plays on in the overtime it gave: the clock
+    shows the overtime, but not that the next fall ends the match."""
+    clock = table.clock
+    running = None if clock is None else clock.running
+    if clock is None or running is None or not clock.overtime_given[running]:
+        return ""
+    line = _("{name} is in overtime: if the time runs out again, the match is lost.")
+    return line.format(name=players(table.names)[running])
 
 
 def _turn(table: Table) -> Player:

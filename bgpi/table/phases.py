@@ -325,6 +325,15 @@ class Forfeited(MatchOver):
     winner: Player
 
 
+@dataclass(frozen=True, slots=True)
+class OnTime(MatchOver):
+    """The match is over on time: ``player``'s flag fell (with no overtime left to give), so
+    the opponent won it, the score raised to the match's length. Otherwise a match over like
+    any; the status line says how it was won, which the score alone does not."""
+
+    player: Player
+
+
 PhaseState = (
     Setup
     | Opening

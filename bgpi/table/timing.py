@@ -40,7 +40,7 @@ from bgpi.journal.records import (
 from bgpi.rules import GameState, Match
 from bgpi.rules.clock import Clock
 from bgpi.table.events import Step
-from bgpi.table.phases import MatchOver
+from bgpi.table.phases import OnTime
 
 if TYPE_CHECKING:
     from bgpi.table.core import Table
@@ -105,8 +105,14 @@ def _fell(table: Table, player: Player, t: float) -> Step:
 def flag_fell(table: Table, record: FlagFell) -> Table:
     """A fall replayed: with overtime nothing but the clock changes (its record follows);
     else the opponent wins the match on time, as the game stands."""
-    if record.overtime:
-        return table
+    if record.overtime:  # the new reserve comes in the Clocked that follows; not the word
+        # that the overtime is spent, which a second fall (and the page's clock) needs
+        clock = table.clock
+        if clock is None:
+            raise ValueError(f"{record}: the match has no clock")
+        given = list(clock.overtime_given)
+        given[record.player] = True
+        return replace(table, clock=replace(clock, overtime_given=(given[0], given[1])))
     match = table.match
     if match.state is not GameState.PLAYING:
         raise ValueError(f"{record}: no game in play")
@@ -123,7 +129,7 @@ def flag_fell(table: Table, record: FlagFell) -> Table:
         resignation=None,
         resigner=None,
     )
-    return replace(table, match=over, at=MatchOver())
+    return replace(table, match=over, at=OnTime(record.player))
 
 
 def clocked(table: Table, record: Clocked) -> Table:

@@ -18,14 +18,17 @@ from itertools import product
 import pytest
 
 from bgpi.base import i18n
+from bgpi.base.faults import FaultSource
 from bgpi.base.i18n import _
 from bgpi.base.words import BLACK, WHITE, Player
-from bgpi.journal.records import DiceSource, MatchStarted, Rethrown, Seat, Unfit
+from bgpi.journal.records import DiceSource, FlagFell, MatchStarted, Rethrown, Seat, Unfit
 from bgpi.present.leds import scene_of
 from bgpi.present.phrases import SEATS, players
 from bgpi.present.status import status
+from bgpi.rules.clock import Clock, ClockMode, ClockRules
 from bgpi.table import (
     BeforeRoll,
+    Fault,
     Hold,
     Intent,
     Opening,
@@ -36,9 +39,10 @@ from bgpi.table import (
     waiting,
 )
 from bgpi.table.buttons import SEAT_WORDS, rows_of
+from bgpi.table.phases import Forfeited
 from bgpi.table.thrown import waiting_throw
 from bgpi.web.words import page_words
-from tests.table.test_buttons import CONFIG, drawing
+from tests.table.test_buttons import CONFIG, drawing, opened, replay
 from tests.table.test_leads import SCENES, table_of
 
 CAPTIONS = {
@@ -82,6 +86,18 @@ def thrown(name: str, player: Player, count: int, again: Rethrown | None = None)
     return replace(table, dice=DiceSource.GODICE, at=waiting)
 
 
+def faulted(table: Table, source: FaultSource, message: str) -> Table:
+    """``table`` with ``source`` down, saying ``message``."""
+    return table.handle(Fault(source, message, 40.0)).table
+
+
+def in_overtime(name: str, player: Player) -> Table:
+    """``player``'s clock running in the overtime a first fall gave."""
+    clock = Clock(ClockRules(ClockMode.USBGF, overtime=100), (100.0, 100.0), running=player)
+    given = (player is WHITE, player is BLACK)
+    return replace(table_of(name), clock=replace(clock, overtime_given=given))
+
+
 EXTRA = {
     "setup": lambda: Table.replay(CONFIG, [MatchStarted(5)]),
     "rolling the opening die": lambda: drawing(table_of("opening"), WHITE, 1),
@@ -94,6 +110,29 @@ EXTRA = {
     "throwing GoDice again, one moved": lambda: thrown(
         "opening", WHITE, 1, Rethrown(WHITE, 1, Unfit.MOVED, 5)
     ),
+    "the sensors down before the roll": lambda: faulted(
+        table_of("before roll, hints on"), FaultSource.SENSORS, "no answer"
+    ),
+    "the sensors down while moving": lambda: faulted(
+        table_of("moving, play made"), FaultSource.SENSORS, "no answer"
+    ),
+    "the other board out of reach before the roll": lambda: faulted(
+        table_of("before roll, hints on"), FaultSource.REMOTE, "localhost cannot be reached"
+    ),
+    "the other board out of reach, its half of the dice owed": lambda: faulted(
+        table_of("against a silent remote board: its half of the dice owed"),
+        FaultSource.REMOTE,
+        "no word from black in 4 s",
+    ),
+    "a GoDice lost while the throw is awaited": lambda: faulted(
+        thrown("before roll, hints on", BLACK, 2), FaultSource.GODICE, "die 2 (red) is gone"
+    ),
+    "won by forfeit": lambda: replace(table_of("match over"), at=Forfeited(WHITE)),
+    "lost on time": lambda: replay(
+        *opened(MatchStarted(5, clock=ClockRules(ClockMode.USBGF))), FlagFell(BLACK)
+    ),
+    "in overtime, on roll": lambda: in_overtime("before roll, hints on", BLACK),
+    "in overtime, doubled": lambda: in_overtime("doubled, beavers and hints", WHITE),
 }
 NAMES = (*SCENES, *EXTRA)
 SEAT_KINDS = (Seat.PERSON, Seat.ENGINE, Seat.REMOTE)

@@ -457,7 +457,7 @@ def test_bgpi_run_reads_the_board_and_the_buttons_while_the_other_boards_dice_ar
             assert driver.table.phase is Phase.ROLLING and len(driver.log) == 2
             assert len(turns) > before  # the loop went round, feeding the watchdog
             line = status(driver.table, scene_of(driver.table))
-            assert "waiting for its half" in line or "remote stopped answering" in line, line
+            assert "waiting for its half" in line or "other board is not answering" in line, line
             # Black's board answers at last: its commitment, then its secret.
             peer.session.remember(0, os.urandom(SECRET_BYTES))
             while owed := peer.session.due():

@@ -29,8 +29,8 @@ def test_no_play_is_committed_while_the_sensors_are_down() -> None:
     assert sim.table.sensors_down and sim.scene.alert is Alert.FAULT
     # The companion page says so.
     assert status(sim.table, sim.scene) == (
-        "The sensors stopped answering (reading the sensor chain failed): nothing is decided "
-        "until they are back."
+        "The sensors stopped answering (reading the sensor chain failed): no press counts until "
+        "they are back, and then the board is read as it stands."
     )
     sim.roll(WHITE)  # the player ends the turn while the board cannot be read
     assert sim.driver.log == before and sim.phase is Phase.MOVING
@@ -73,7 +73,8 @@ def test_each_source_is_down_until_it_recovers_and_the_first_the_board_needs_is_
     assert back.outage == Outage(FaultSource.REMOTE, "paused")
     assert back.down(FaultSource.GODICE) == "die 2 (red) is gone"
     assert status(back, scene_of(back)).startswith(
-        "The remote stopped answering (paused): nothing is decided until they are back."
+        "The other board is not answering (paused): what is played here is sent once it answers,"
+        " and what it owes waits till then."
     )
 
 
