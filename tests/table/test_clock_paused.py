@@ -5,19 +5,25 @@ line show it stopped, and a power cut during the pause resumes it as it stood.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bgpi.base.faults import FaultSource
 from bgpi.base.geometry import Geometry
 from bgpi.base.words import BLACK, WHITE
 from bgpi.hal.api import FaultEvent
-from bgpi.journal.records import Clocked, FlagFell, MatchStarted, Played
+from bgpi.journal.records import Clocked, CubeAction, FlagFell, MatchStarted, Played, Seat
 from bgpi.present.leds import scene_of
 from bgpi.present.status import status
 from bgpi.rules.clock import Clock, ClockMode, ClockRules
 from bgpi.sensing.board import capacities
 from bgpi.sim.simtable import SimTable
 from bgpi.table import Fault, Phase, Table, TableConfig, Tick
+from bgpi.table.buttons import Intent
+from bgpi.table.seats import Decided
+from tests.table.test_buttons import CONFIG
+from tests.table.test_buttons import opened as opened_by
 from tests.table.test_clock_leds import lit
 from tests.table.test_play import opened
 
@@ -193,3 +199,22 @@ def test_only_the_sensors_stop_the_clock(source: FaultSource) -> None:
     clock = running_clock(sim)
     assert sim.table.down(source) == "gone"
     assert not clock.paused and clock.since == since
+
+
+def test_a_double_decided_elsewhere_meanwhile_hands_over_the_clock_stopped() -> None:
+    # White (a person here) opened; Black, the engine, is on roll. The engine decides on the
+    # journal's position while the sensors are down, and its double hits the clock as ever:
+    # White's move, to take or drop, waits to start until the sensors are back.
+    records = [*opened_by(MatchStarted(5, clock=USBGF)), Clocked((590.0, 600.0), BLACK, 0.0)]
+    table = replace(Table.replay(CONFIG, records), seats=(Seat.PERSON, Seat.ENGINE))
+    table = table.handle(Tick(100.0)).table  # the clock runs again after the replay
+    table = table.handle(Fault(FaultSource.SENSORS, "no answer", 103.0)).table
+    step = table.handle(Decided(BLACK, Intent.DOUBLE, 200.0))
+    assert isinstance(step.records[0], CubeAction)
+    # Black's 3 s before the outage were in his delay: his reserve is whole.
+    assert step.records[-1] == Clocked((590.0, 600.0), WHITE, 0.0)
+    clock = step.table.clock
+    assert clock is not None and clock.paused and clock.running == WHITE
+    assert clock.since is None and clock.deadline() is None
+    back = step.table.handle(Fault(FaultSource.SENSORS, None, 900.0)).table.clock
+    assert back is not None and back.since == 900.0 and back.delay_left(900.0) == 12.0
