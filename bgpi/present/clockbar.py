@@ -6,6 +6,8 @@ overtime once a fall has given it; under a per-move limit, the move's limit, and
 the limit and the overtime, counted after it as the page counts them. Only the running clock
 moves: its bar is in the delay's look while the delay runs, and blinks in the player's
 last minute (under a per-move limit, the last quarter of a limit shorter than four minutes).
+A clock paused while the sensors are down (:mod:`bgpi.table.timing`) stands still and steady,
+as a stopped clock does: its bar keeps what it had and does not blink.
 
 Pure: the time ``t`` is the table's (the events' timestamps, which the shell also renders
 at). The shell renders again at :func:`bar_change`, and not before, as it does for a blink.
@@ -68,7 +70,7 @@ def clock_bar(
     left = max(0.0, _left(clock, player, t))
     running = player == clock.running
     delay = running and clock.delay_left(t) > 0 and clock.rules.mode is ClockMode.USBGF
-    low = running and left < low_at(clock, full)
+    low = running and not clock.paused and left < low_at(clock, full)
     return ClockBar(min(1.0, left / full), delay=delay, low=low)
 
 

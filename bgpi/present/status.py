@@ -74,6 +74,17 @@ OUTAGES: Final[dict[FaultSource, str]] = {
 """What each source's fault means for a person here, and what they can do about it (the
 source's own words, ``message``, said with it)."""
 
+STOPPED: Final[dict[FaultSource, str]] = {
+    # No press counts, so nobody could hit the clock: the table stops it where it stood
+    # (bgpi.table.timing), and the running move goes on from there once they are back.
+    FaultSource.SENSORS: N_(
+        "The sensors stopped answering ({message}): no press counts and the clock is stopped"
+        " until they are back, and then the board is read as it stands and the clock runs on."
+    ),
+}
+"""What a source's fault says instead of :data:`OUTAGES`' sentence while it stops a move's
+clock (a clocked game in play)."""
+
 
 def status(table: Table, scene: Scene) -> str:
     """One line saying what the table waits for: the phase's sentence around what each button
@@ -85,7 +96,7 @@ def status(table: Table, scene: Scene) -> str:
     if table.sensors_down:
         # No press counts, so the phase's sentence is said only where a seat elsewhere is
         # waited for: it decides on the journal's position, not on the board (whose last
-        # reading may be stale: no word of it). The clock runs on meanwhile.
+        # reading may be stale: no word of it). A move's clock is stopped meanwhile.
         said.append(_outage(table, FaultSource.SENSORS))
         waited = _sentence(table, scene, ()) if _waited(table) is not None else ""
         return " ".join(line for line in (*said, waited, _overtime(table)) if line)
@@ -99,7 +110,10 @@ def _outage(table: Table, source: FaultSource) -> str:
     message = table.down(source)
     if message is None:
         return ""
-    return capitalized(_(OUTAGES[source]).format(message=message))
+    clock = table.clock
+    stopped = clock is not None and clock.paused and clock.running is not None
+    sentence = STOPPED[source] if stopped and source in STOPPED else OUTAGES[source]
+    return capitalized(_(sentence).format(message=message))
 
 
 def _line(table: Table, scene: Scene) -> str:

@@ -9,7 +9,9 @@ press), and a plain per-move limit (no reserve: each move within the limit).
 
 Pure: time arrives as the timestamps of the table's events. A clock whose running time
 started before a restart is not known to have run while the power was off, so a resumed
-clock starts again at the first event after it (:meth:`Clock.resumed`).
+clock starts again at the first event after it (:meth:`Clock.resumed`). A clock paused
+(:meth:`Clock.pause`: the table stops it while the board's sensors are down, as a director
+stops the clocks when the equipment fails) counts nothing until :meth:`Clock.run_on`.
 """
 
 from __future__ import annotations
@@ -82,8 +84,9 @@ NO_CLOCK: Final = ClockRules()
 @dataclass(frozen=True, slots=True)
 class Clock:
     """Both players' reserves (seconds), whose clock runs (None: stopped) and since when
-    (None: since the next event, after a restart), with the time the move had used before
-    a restart (``carried``)."""
+    (None: since the next event, after a restart, or not while paused), with the time the
+    move had used before a restart or a pause (``carried``). ``paused``: stopped where it
+    stood, the running player's move suspended, until :meth:`run_on`."""
 
     rules: ClockRules
     reserve: tuple[float, float] = (0.0, 0.0)
@@ -91,6 +94,7 @@ class Clock:
     since: float | None = None
     overtime_given: tuple[bool, bool] = (False, False)
     carried: float = 0.0
+    paused: bool = False
 
     def new_game(self, length: int, score: tuple[int, int]) -> Clock:
         """Set for a game: both reserves as the rules give them at this score, stopped."""
@@ -150,7 +154,8 @@ class Clock:
             self,
             reserve=(reserve[0], reserve[1]),
             running=to,
-            since=None if to is None else t,
+            # Paused, the next player's move waits too: it starts when the clock runs on.
+            since=None if to is None or self.paused else t,
             carried=0.0,
         )
 
@@ -170,8 +175,9 @@ class Clock:
         )
 
     def started(self, t: float) -> Clock:
-        """A resumed clock runs again from ``t``, the first event after the restart."""
-        if self.running is not None and self.since is None:
+        """A resumed clock runs again from ``t``, the first event after the restart (a
+        paused one waits for :meth:`run_on`)."""
+        if self.running is not None and self.since is None and not self.paused:
             return replace(self, since=t)
         return self
 
@@ -180,3 +186,17 @@ class Clock:
         that move had run; it runs again from the next event, so a power cut neither adds
         nor takes any time."""
         return replace(self, reserve=reserve, running=running, since=None, carried=used)
+
+    def pause(self, t: float) -> Clock:
+        """Stopped at ``t`` where it stood: the running move keeps the time it has used and
+        counts nothing more, so no flag can fall, until :meth:`run_on`."""
+        if self.paused:
+            return self
+        return replace(self, since=None, carried=self.used(t), paused=True)
+
+    def run_on(self, t: float) -> Clock:
+        """A paused clock running again from ``t``: the move goes on with the time it had
+        used (its delay, counted in that time, is not given again)."""
+        if not self.paused:
+            return self
+        return replace(self, since=None if self.running is None else t, paused=False)

@@ -14,6 +14,16 @@ With the clock on, every step that decides a record also journals :class:`Clocke
 clock as it left it, so replaying the journal resumes the clock where it stood. A flag that
 falls ends the match (:class:`FlagFell`: the opponent wins it), or with overtime in the
 rules, gives the player the overtime once.
+
+While the sensors are down (:attr:`Table.sensors_down`) no press counts, so a player could
+not hit the clock: it is paused at the event that told the table (as a director stops the
+clocks when the equipment fails; the U.S. rules let a player stop them to call one), and
+runs on from where it stood at the event that says they are back. The running move keeps the
+time it had used, its delay included; a record a seat elsewhere decides meanwhile hands the
+clock over as ever, the next move waiting to start. The pause is no record: after a power cut
+the clock runs again from the first event, which pauses it again if the sensors are still
+down. Only the sensors stop it: a remote board's silence has its forfeit claim, and with the
+GoDice pair down the dice are entered.
 """
 
 from __future__ import annotations
@@ -54,7 +64,10 @@ def timed(before: Table, step: Step, t: float) -> Step:
     clock = None if before.clock is None else before.clock.started(t)
     fallen = None if clock is None else clock.fallen(t)
     if fallen is not None:
-        return _fell(replace(before, clock=clock), fallen, t)
+        # The flag fell before the event: its step is dropped, but not the word of a source
+        # down or back that it brought, which the clock must stop for (or run on after).
+        told = step.table if step.table.faults != before.faults else before
+        return _fell(replace(told, clock=clock), fallen, t)
     records = step.records
     for record in records:
         if isinstance(record, MatchStarted):  # a new match: its clock, if it has one
@@ -63,12 +76,19 @@ def timed(before: Table, step: Step, t: float) -> Step:
             clock = _hit(clock, record, step.table.match, t)
     if clock is None:
         return step
+    clock = _with_sensors(clock, step.table, t)
     if records:
         used = clock.used(t)
         records = (*records, Clocked(clock.reserve, clock.running, round(used, 3)))
     if clock == step.table.clock and records is step.records:
         return step
     return replace(step, table=replace(step.table, clock=clock), records=records)
+
+
+def _with_sensors(clock: Clock, table: Table, t: float) -> Clock:
+    """The clock paused at ``t`` while ``table``'s sensors are down, and running on once
+    they are back."""
+    return clock.pause(t) if table.sensors_down else clock.run_on(t)
 
 
 def _hit(clock: Clock, record: Record, match: Match, t: float) -> Clock:
@@ -97,6 +117,7 @@ def _fell(table: Table, player: Player, t: float) -> Step:
     assert clock is not None
     overtime = bool(clock.rules.overtime) and not clock.overtime_given[player]
     clock = clock.give_overtime(player, t) if overtime else clock.hit(t, None)
+    clock = _with_sensors(clock, table, t)  # the overtime waits while the board cannot be read
     fell = FlagFell(player, overtime)
     table = replace(table.apply(fell), clock=clock)
     return Step(table, (fell, Clocked(clock.reserve, clock.running, 0.0)))

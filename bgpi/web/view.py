@@ -243,8 +243,10 @@ def _throwing(table: Table) -> dict[str, object] | None:
 def clock_message(table: Table) -> dict[str, object] | None:
     """The match's clock as its last step left it (None: no clock): its setting in words
     (``caption``), whose clock runs, for each player what a clock beside the board shows
-    (:func:`clock_shown`), and ``at``, the table's time those figures are true at (None:
-    no clock runs, or a resumed one that runs again from the next event). The page counts
+    (:func:`clock_shown`), ``paused`` while the sensors are down (the running move stopped
+    where it stood: nothing to count), and ``at``, the table's time those figures are true
+    at (None: no clock runs, a paused one, or a resumed one that runs again from the next
+    event: they are true until then). The page counts
     the running player's on from ``at``, as that clock does: first the part of the move
     that costs no reserve (the simple delay, or the limit of a move), then the reserve. It
     learns how long ago ``at`` was from the state's ``sent``, the table's time when the
@@ -261,6 +263,7 @@ def clock_message(table: Table) -> dict[str, object] | None:
         "mode": clock.rules.mode.value,
         "caption": _("Clock: {clock}").format(clock=clock_words(clock.rules)),
         "running": clock.running,
+        "paused": clock.paused,
         "at": clock.since,
         "players": [
             clock_shown(clock, player, t, full_bar(clock, length, score, player))

@@ -74,3 +74,29 @@ def test_settings_that_are_not_a_clock_are_refused() -> None:
         ClockRules("hourglass")  # type: ignore[arg-type]
     with pytest.raises(InvalidMatchError, match="clock per_move -1 is not 0 seconds or more"):
         ClockRules(ClockMode.USBGF, per_move=-1)
+
+
+@pytest.mark.parametrize("mode", list(ClockMode)[1:])
+def test_a_paused_clock_counts_nothing_and_runs_on_with_the_time_it_had_used(
+    mode: ClockMode,
+) -> None:
+    clock = Clock(ClockRules(mode, per_move=12.0)).new_game(1, (0, 0)).hit(100.0, 0)
+    paused = clock.pause(105.0)
+    assert paused.pause(999.0) == paused and paused.started(500.0) == paused
+    assert paused.used(10_000.0) == 5.0 and paused.deadline() is None
+    assert paused.fallen(10_000.0) is None
+    assert paused.left(0, 10_000.0) == clock.left(0, 105.0)
+    again = paused.run_on(200.0)
+    assert not again.paused and again.run_on(300.0) == again
+    assert again.used(207.0) == 12.0 and again.delay_left(207.0) == 0.0  # 5 s + 7 s: no new delay
+    assert again.left(0, 230.0) == clock.left(0, 135.0)
+    deadline, before = again.deadline(), clock.deadline()
+    assert deadline is not None and before is not None and deadline == before + 95.0
+
+
+def test_a_hit_while_paused_hands_over_a_move_that_waits_to_start() -> None:
+    clock = Clock(USBGF).new_game(3, (0, 0)).hit(100.0, 0).pause(130.0)
+    handed = clock.hit(400.0, 1)  # decided elsewhere: White's 30 s charged, not the outage's
+    assert handed.reserve == (342.0, 360.0) and handed.running == 1
+    assert handed.paused and handed.since is None and handed.deadline() is None
+    assert handed.run_on(500.0).since == 500.0

@@ -9,10 +9,11 @@ from dataclasses import replace
 import pytest
 
 from bgpi.base import i18n
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import BLACK, WHITE
 from bgpi.journal.records import MatchStarted
 from bgpi.rules.clock import ClockMode, ClockRules
-from bgpi.table import Table
+from bgpi.table import Fault, Table
 from bgpi.web.view import clock_message
 from tests.table.test_buttons import CONFIG, opened
 
@@ -118,3 +119,21 @@ def test_the_caption_is_the_players_language(language: str) -> None:
 
 def test_no_clock_is_no_message() -> None:
     assert clock_message(Table.replay(CONFIG, opened(MatchStarted(5)))) is None
+
+
+def test_a_clock_stopped_while_the_sensors_are_down_has_nothing_to_count_on_from() -> None:
+    rules = ClockRules(ClockMode.USBGF)
+    table = clocked(rules, reserve=(600.0, 590.0), running=BLACK, since=100.0)
+    down = table.handle(Fault(FaultSource.SENSORS, "no answer", 105.0)).table
+    message = clock_message(down)
+    assert message is not None
+    # Black's move stopped 5 s in: the figures stand as they are, true at any time.
+    assert (message["running"], message["paused"], message["at"]) == (BLACK, True, None)
+    _white, black = sides(down)
+    assert (black["delay"], black["reserve"]) == (7.0, 590.0)
+    back = down.handle(Fault(FaultSource.SENSORS, None, 400.0)).table
+    message = clock_message(back)
+    assert message is not None
+    # Running on from 400 s, with the 7 s of delay it had left (not 12 again).
+    assert (message["running"], message["paused"], message["at"]) == (BLACK, False, 400.0)
+    assert sides(back)[BLACK]["delay"] == 7.0

@@ -13,8 +13,10 @@ from dataclasses import replace
 import pytest
 from playwright.sync_api import Page, expect
 
+from bgpi.base.faults import FaultSource
 from bgpi.base.words import BLACK, ROLL, WHITE, Player
 from bgpi.cli.arguments import chosen_match
+from bgpi.hal.api import FaultEvent
 from bgpi.journal.records import MatchStarted
 from bgpi.rules.clock import ClockMode, ClockRules
 from bgpi.service.config import ClockConfig, Config
@@ -35,6 +37,7 @@ def test_the_page_shows_both_reserves_and_whose_clock_runs() -> None:
         "mode": "usbgf",
         "caption": "Clock: U.S. rules, a 12-second delay",
         "running": None,
+        "paused": False,
         "at": None,  # no clock runs: nothing to count on from
         "players": [{**full, "reserve": 600.0}] * 2,  # a 5-point match: 2 minutes a point
     }
@@ -139,3 +142,35 @@ def test_the_us_rules_show_the_delay_beside_the_reserve_until_it_has_run(
     clock_at(server, bronstein, running=WHITE, carried=0.0, reserve=(45.0, 590.0))
     expect(page.locator(side(WHITE))).to_have_class(re.compile(r"\blast-minute\b"))
     expect(black).not_to_have_class(re.compile(r"\blast-minute\b"))
+
+
+def test_while_the_sensors_are_down_the_page_shows_the_running_move_stopped(
+    page: Page, server: SimServer
+) -> None:
+    page.goto(server.url)
+    clock_at(server, PER_MOVE, running=BLACK, carried=40.0)
+    black = page.locator(side(BLACK))
+    expect(black).to_have_class(re.compile(r"\brunning\b"))
+
+    # The sensors' fault as the backend tells it (the simulated board itself keeps
+    # answering: the page draws it from the board's own frame).
+    def fail(session: SimSession) -> None:
+        session.sim.take(FaultEvent(FaultSource.SENSORS, "no answer", session.sim.clock()))
+        session.sim.advance(0.0)
+
+    server.call(fail)
+    # Stopped where it stood, about 80 s left of Black's move: the page no longer counts.
+    expect(black).to_have_class(re.compile(r"\bpaused\b"))
+    expect(black).not_to_have_class(re.compile(r"\brunning\b"))
+    stopped = black.text_content()
+    assert stopped is not None and re.fullmatch(r"Black 1:[12]\d", stopped)
+    page.wait_for_timeout(1500)  # a running side would have counted a second and more
+    expect(black).to_have_text(stopped)
+
+    def recover(session: SimSession) -> None:
+        session.sim.take(FaultEvent(FaultSource.SENSORS, None, session.sim.clock()))
+        session.sim.advance(0.0)
+
+    server.call(recover)
+    expect(black).to_have_class(re.compile(r"\brunning\b"))
+    expect(black).not_to_have_text(stopped)  # it counts on from where it stood

@@ -641,15 +641,17 @@
       const side = clock.players[player];
       const running = clock.running === player;
       const free = side.limit !== null ? side.limit : side.delay !== null ? side.delay : 0;
-      const spent = running ? elapsed : 0;
+      // Paused while the board's sensors are down: the figures stand as they are.
+      const spent = running && !clock.paused ? elapsed : 0;
       const freeLeft = Math.max(0, free - spent);
       const reserve = Math.max(0, side.reserve - Math.max(0, spent - free));
       const shown = document.getElementById(`clock-${colour}`);
       shown.dataset.shown = clockText(side, freeLeft, reserve);
       shown.textContent = `${state.names[player]} ${shown.dataset.shown}`;
-      shown.classList.toggle("running", running);
+      shown.classList.toggle("running", running && !clock.paused);
+      shown.classList.toggle("paused", running && clock.paused);
       const flagIn = (side.limit !== null ? freeLeft : 0) + reserve;
-      shown.classList.toggle("last-minute", running && flagIn < side.low);
+      shown.classList.toggle("last-minute", running && !clock.paused && flagIn < side.low);
     }
   }
 
