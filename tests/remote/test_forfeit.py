@@ -19,7 +19,15 @@ import pytest
 from bgpi.base.geometry import Geometry
 from bgpi.base.words import BLACK, ROLL, WHITE, ButtonName
 from bgpi.journal.export import MatHeader, export_mat
-from bgpi.journal.records import Forfeit, GameEnded, MatchStarted, Record, Rolled, from_json
+from bgpi.journal.records import (
+    Forfeit,
+    GameEnded,
+    MatchStarted,
+    Played,
+    Record,
+    Rolled,
+    from_json,
+)
 from bgpi.journal.store import Journal
 from bgpi.lights.scene import Meaning
 from bgpi.present.gamelog import GameLog
@@ -35,6 +43,7 @@ from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.wire import Action, Claim, Commit, Intent
+from bgpi.rules import legal_plays
 from bgpi.sensing.board import capacities
 from bgpi.service.app import App
 from bgpi.sim.demo import play_match
@@ -43,7 +52,7 @@ from bgpi.table.errors import TableError
 from bgpi.table.phases import Choosing, Forfeited, MatchOver
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto
-from tests.remote.test_run import RunBoard, remote_config, soon, where
+from tests.remote.test_run import RunBoard, peer_draws, remote_config, soon, where
 
 MATCH = MatchStarted(3)
 CONFIG = TableConfig(capacities(Geometry.default()))
@@ -356,3 +365,95 @@ def test_a_roll_left_unplayed_by_the_forfeit_is_a_line_of_the_log_like_any() -> 
         log.add(record)
     assert log.complete == len(log.lines)  # nothing waits for a play: all of it is printed
     assert [line.text for line in log.lines[-2:]][1] == "White wins the match by forfeit"
+
+
+def test_a_board_stopped_before_it_made_the_claimants_play_journals_it_before_the_forfeit(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    # Black's board plays, journals its play and sends it, then waits for White's decision;
+    # White's board is stopped before it took the play (the person walked away), so Black
+    # claims. White, back, takes the play and the claim together: its journal ends with
+    # Black's play as Black's does, then the Forfeit, and the two files are one match.
+    white = Board(mosquitto.url, "white", tmp_path / "white", length=3).start()
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=3).start("--patience", "4")
+    spy = Transport(
+        Broker.parse(mosquitto.url), topics=(f"bgpi/v1/{PAIRING.room}/#",), persistent=False
+    ).open()
+    try:
+        white.wait_for_records(12)
+        spy.poll(0)
+        at = stop_white_before_blacks_play(spy, white)
+        black_code, black_out, black_err = black.finish(60)  # it claims, and is done
+    finally:
+        spy.close()
+        assert white.process is not None
+        white.process.send_signal(signal.SIGCONT)
+    white_code, white_out, white_err = white.finish(60)
+    assert (white_code, black_code) == (0, 0), (white_err, black_err)
+    for out in (white_out, black_out):
+        assert "Black wins the match by forfeit" in out
+    white_records, black_records = white.records(), black.records()
+    assert isinstance(black_records[at], Played) and black_records[at].player == BLACK
+    assert white_records[at] == black_records[at]  # made here though nobody's hands did
+    assert white_records[-1] == black_records[-1] == Forfeit(BLACK)
+    assert white_records[1:] == black_records[1:]  # each seats itself: the first differs
+    assert white.mat() == black.mat()
+
+
+def stop_white_before_blacks_play(spy: Transport, white: Board) -> int:
+    """White's board stopped (SIGSTOP) as it sends its secret for a roll of Black's (Black
+    plays once it has it), until Black's play goes out; the play's record number once White
+    had not made it by then (else White goes on, and the next roll of Black's is tried)."""
+    assert white.process is not None
+    last: tuple[str, object] | None = None  # the last intent on the broker: side, action
+    stopped = False
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        for arrival in spy.poll(0.05):
+            if not isinstance(arrival, Message):
+                continue
+            side = arrival.topic.rsplit("/", 1)[1]
+            body = json.loads(arrival.payload[65:])["body"]
+            if body["kind"] == "intent":
+                last = (side, body["action"])
+            if (side, body["kind"], last) == ("white", "reveal", ("black", "roll")):
+                white.process.send_signal(signal.SIGSTOP)
+                stopped = True
+            elif stopped and (side, body.get("action")) == ("black", "play"):
+                if len(white.records()) <= body["at"]:
+                    return int(body["at"])
+                white.process.send_signal(signal.SIGCONT)
+                stopped = False
+    raise AssertionError("White's board made every play of Black's before it could be stopped")
+
+
+def test_bgpi_run_makes_the_claimants_play_it_took_with_the_claim_before_the_forfeit(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 3), tmp_path / "white")
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
+            peer.send(Intent(3, Action.OPENING))
+            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            peer.until(lambda: any(i.at == 5 for i in peer.session.intents(WHITE)), 60)
+            peer.send(Intent(6, Action.ROLL))
+            peer_draws(peer, app, 2, lambda dice: dice[0] != dice[1])
+            soon(app, lambda: len(driver.log) == 7, "Black's roll")
+            table = driver.table
+            dice = table.match.dice
+            assert table.phase is Phase.MOVING and dice is not None
+            play = Played.of(BLACK, legal_plays(table.mover_view, dice)[0].moves)
+            # Black's board journaled its play and sent it, then claimed (as if White's had
+            # said nothing since): both reach White's board together.
+            peer.send(Intent(7, Action.PLAY, play.moves))
+            peer.send(Claim(len(peer.session.received), 300, 8))
+            peer.transport.flush()
+        finally:
+            peer.close()
+        soon(app, lambda: driver.table.at == Forfeited(BLACK), "the forfeit")
+    records = run.records()
+    assert records[7:] == [play, Forfeit(BLACK)]  # Black's journal: its 8 records, then this
