@@ -100,6 +100,7 @@ from bgpi.journal.records import (
     TakebackRefused,
     TakenBack,
     to_json,
+    too_late,
 )
 from bgpi.rules import Match, MatchRules, RulesError
 from bgpi.rules.match import GameState
@@ -176,9 +177,13 @@ def export_mat(
     writer.header = [] if header is None else header_lines(records[0], header)
     if stamps is not None and len(stamps) != len(records):
         raise MatExportError(f"{len(stamps)} times for {len(records)} records")
+    late, before = too_late(records), 0  # the records a forfeit's claimant never had
     for index, record in enumerate(records[1:], start=1):
+        if index in late:
+            continue
         if stamps is not None:
-            writer.stamps = (stamps[index - 1], stamps[index])
+            writer.stamps = (stamps[before], stamps[index])
+        before = index
         try:
             writer.add(record)
         except (RulesError, MatExportError) as exc:

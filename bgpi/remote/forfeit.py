@@ -47,26 +47,31 @@ def settle(driver: Driver, forfeit: Settled, now: float, theirs: Sequence[Intent
     if isinstance(at, Forfeited) and at.winner == forfeit.winner:
         return True
     try:
+        late = 0
         # The other board's claim, the match not over yet (crossed claims settled the other
         # way end it again, as it stands).
         if driver.table.seats[forfeit.winner] is Seat.REMOTE and not isinstance(at, MatchOver):
-            caught_up(driver, forfeit, theirs, now)
-        driver.settle(Forfeit(forfeit.winner), now)
+            late = caught_up(driver, forfeit, theirs, now)
+        driver.settle(Forfeit(forfeit.winner, late), now)
     except TableError as exc:
         log.warning("a forfeit came too late here: %s", exc)
         return False
     return True
 
 
-def caught_up(driver: Driver, forfeit: Settled, theirs: Sequence[Intent], now: float) -> None:
+def caught_up(driver: Driver, forfeit: Settled, theirs: Sequence[Intent], now: float) -> int:
     """Journal here what the claimant's journal held before its claim and this one lacks
     (its count is the claim's ``at``), as the hands here would have made it: each of its
     intents taken here (a play committed though the board does not show it all), the dice
     the two boards drew, the next game begun. A record that cannot be made here is said in
-    the log, and the Forfeit follows all the same."""
+    the log, and the Forfeit follows all the same. Returns how many records this board holds
+    past the claimant's: its own, which the claim crossed (they came too late)."""
     upto = forfeit.claim.at
-    if upto is None:  # an older board's claim: its intents are all it says
+    if upto is None:  # an older board's claim: its intents are all it says, and none late
         upto = max((i.at + 1 for i in theirs), default=0)
+        counted = False
+    else:
+        counted = True
     while (at := len(driver.log)) < upto:
         with suppress(MatchForfeitedError):  # dice this board cannot draw: nor could the claimant
             _make_next(driver, forfeit.winner, at, theirs, now)
@@ -79,13 +84,14 @@ def caught_up(driver: Driver, forfeit: Settled, theirs: Sequence[Intent], now: f
                 at + 1,
                 driver.table.phase.value,
             )
-            return
-    if len(driver.log) > upto:
+            return 0
+    if counted and len(driver.log) > upto:
         log.warning(
             "the forfeit's claimant had %d records, this board %d: the last came too late",
             upto,
             len(driver.log),
         )
+    return max(0, len(driver.log) - upto) if counted else 0
 
 
 def _make_next(

@@ -457,3 +457,43 @@ def test_bgpi_run_makes_the_claimants_play_it_took_with_the_claim_before_the_for
         soon(app, lambda: driver.table.at == Forfeited(BLACK), "the forfeit")
     records = run.records()
     assert records[7:] == [play, Forfeit(BLACK)]  # Black's journal: its 8 records, then this
+
+
+def test_a_play_the_claim_crossed_is_kept_in_the_journal_and_left_out_of_the_match(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    # White's person plays at last, as Black's claim is on its way: White's board journals
+    # the play and sends it, but Black's had claimed without it (the claimant's order: it
+    # came too late). White's journal keeps it, its Forfeit says so, and its .mat is Black's.
+    run = RunBoard(remote_config(mosquitto.url, 3), tmp_path / "white")
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
+            peer.send(Intent(3, Action.OPENING))
+            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            soon(app, lambda: len(driver.log) == 6, "White's play")  # not taken by Black
+            peer.send(Claim(len(peer.session.received), 300, 5))
+            peer.transport.flush()
+        finally:
+            peer.close()
+        soon(app, lambda: isinstance(driver.table.at, Forfeited), "the forfeit")
+    records = run.records()
+    assert isinstance(records[5], Played) and records[5].player == WHITE
+    assert records[6:] == [Forfeit(BLACK, late=1)]
+    blacks = [*records[:5], Forfeit(BLACK)]  # the claimant's journal (but for its seats)
+    assert run.mat() == export_mat(blacks)
+    assert "31:" not in run.mat()  # White's play is not in it
+    result = ClubResult.of(records, MatHeader("b", None, 1_795_000_000.0))
+    assert result.score == ClubResult.of(blacks, MatHeader("b", None, 1_795_000_000.0)).score
+
+
+def test_a_forfeits_late_records_are_a_count_read_back_from_its_json() -> None:
+    assert from_json('{"kind":"forfeit","winner":1,"late":2}') == Forfeit(BLACK, 2)
+    with pytest.raises(ValueError, match="a forfeit's late records: -1, expected a count"):
+        Forfeit(BLACK, -1)
+    records = [*cut_in_game_two(), Forfeit(BLACK)]
+    late = [*records[:-1], *played()[len(records) - 1 : len(records) + 1], Forfeit(BLACK, 2)]
+    assert export_mat(late) == export_mat(records)
