@@ -207,9 +207,9 @@ def test_a_board_stopped_while_it_owes_its_reveal_loses_by_forfeit_and_both_agre
         assert "white won the match by forfeit: black said nothing for 4 s" in err
     white_records, black_records = white.records(), black.records()
     assert white_records[-1] == black_records[-1] == Forfeit(WHITE)
-    shorter = min(len(white_records), len(black_records)) - 1
-    # One match, as far as each board got (each seats itself: its first records differ).
-    assert white_records[1:shorter] == black_records[1:shorter]
+    # One match (each seats itself: its first records differ), and one file of it.
+    assert white_records[1:] == black_records[1:]
+    assert white.mat() == black.mat()
     assert white.mat().splitlines()[0].startswith("; White wins the match by forfeit in game")
     for board in (white, black):
         with Journal.open(board.state / "journal.sqlite", read_only=True) as journal:
@@ -497,3 +497,23 @@ def test_a_forfeits_late_records_are_a_count_read_back_from_its_json() -> None:
     records = [*cut_in_game_two(), Forfeit(BLACK)]
     late = [*records[:-1], *played()[len(records) - 1 : len(records) + 1], Forfeit(BLACK, 2)]
     assert export_mat(late) == export_mat(records)
+
+
+def test_a_game_this_board_ended_as_the_claim_crossed_it_counts_nowhere(tmp_path: Path) -> None:
+    # White bore off its last checker as Black's claim (made before that play) crossed it:
+    # the play and the game's end stay in White's journal, and count neither in the match
+    # list's score nor in the .mat, as in Black's journal, which never had them.
+    records = list(played())
+    end = next(i for i, r in enumerate(records) if isinstance(r, GameEnded))
+    assert isinstance(records[end - 1], Played)
+    blacks = [*records[: end - 1], Forfeit(BLACK)]
+    whites = [*records[: end + 1], Forfeit(BLACK, late=2)]
+    with Journal.open(tmp_path / "journal.sqlite") as journal:
+        journal.new_match(MATCH)
+        journal.append_all(whites[1:])
+        info = journal.matches()[-1]
+        assert info.finished and info.forfeit == BLACK
+        assert (info.games, info.score) == (0, (0, 0))
+        assert journal.records() == whites  # kept, as the board journaled them
+    assert export_mat(whites) == export_mat(blacks)
+    assert Table.replay(CONFIG, whites).at == Forfeited(BLACK)
