@@ -102,6 +102,23 @@ def test_a_claim_to_hold_messages_never_sent_is_a_cheat() -> None:
     assert black.paused.reason == "white claimed a forfeit having 5 messages of 0"
 
 
+def test_a_claim_counting_fewer_records_than_its_intents_name_is_a_cheat() -> None:
+    # Black's play is record 2 of its journal (sent once journaled): a claim made at record 2
+    # would cut that play, and whatever followed, out of White's file of the match.
+    white, black = Session(pairing(), WHITE, MATCH), Session(pairing(), BLACK, MATCH)
+    white.take(black.send(Intent(1, Action.ROLL)))
+    white.take(black.send(Intent(2, Action.PLAY, ((24, 18, 6, False),))))
+    white.take(black.send(Claim(0, 120, 2)))
+    assert white.forfeit is None and white.paused is not None
+    assert white.paused.reason == "black claimed a forfeit at record 2, its intents name record 3"
+    fair = Session(pairing(), WHITE, MATCH)
+    for raw in black.sent[:2]:
+        fair.take(raw)
+    fair.take(Session.restore(pairing(), BLACK, MATCH, sent=black.sent[:2], received=[],
+                              secrets={}).send(Claim(0, 120, 3)))  # fmt: skip
+    assert fair.forfeit is not None and fair.forfeit.claim.at == 3
+
+
 def test_crossed_claims_settle_the_same_way_on_both_boards() -> None:
     # The link broke both ways: White lacks Black's reveal and claims; Black, which sent it
     # and then waited for White, claims too. Black's claim stands: it had every message
