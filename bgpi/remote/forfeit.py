@@ -46,12 +46,15 @@ def settle(driver: Driver, forfeit: Settled, now: float, theirs: Sequence[Intent
     at = driver.table.at
     if isinstance(at, Forfeited) and at.winner == forfeit.winner:
         return True
-    try:
-        late = 0
-        # The other board's claim, the match not over yet (crossed claims settled the other
-        # way end it again, as it stands).
-        if driver.table.seats[forfeit.winner] is Seat.REMOTE and not isinstance(at, MatchOver):
+    late = 0
+    # The other board's claim, the match not over yet (crossed claims settled the other way
+    # end it again, as it stands).
+    if driver.table.seats[forfeit.winner] is Seat.REMOTE and not isinstance(at, MatchOver):
+        try:
             late = caught_up(driver, forfeit, theirs, now)
+        except TableError as exc:  # what was made stands; the forfeit ends the match all the same
+            log.warning("the claimant's records could not all be made here: %s", exc)
+    try:
         driver.settle(Forfeit(forfeit.winner, late), now)
     except TableError as exc:
         log.warning("a forfeit came too late here: %s", exc)
