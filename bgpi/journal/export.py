@@ -27,7 +27,9 @@ The layout is gnubg's own ``export match mat``, checked against gnubg's importer
   backgammon at the cube falls short of it (a 7-point match at 0-0, cube at 1), the line
   gives the backgammon, the comment says the score gnubg shows stays short of the match, and
   the match's winner is in the comment alone. gnubg drops a game with no roll in it, so a
-  forfeit before a game's opening roll is in the comment alone too, which says so.
+  forfeit before a game's opening roll is in the comment alone too, which says so. Records
+  its ``late`` counts (this board's, which the claim crossed) are left out: the match is the
+  claimant's, so both boards write the same file.
 - A play taken back by agreement (:class:`~bgpi.journal.records.TakenBack`) is not written:
   its line holds the play made after it, as if the first had never been made. With the
   times, a ``;`` comment at the top says where, what and when.
@@ -100,6 +102,7 @@ from bgpi.journal.records import (
     TakebackRefused,
     TakenBack,
     to_json,
+    too_late,
 )
 from bgpi.rules import Match, MatchRules, RulesError
 from bgpi.rules.match import GameState
@@ -176,9 +179,13 @@ def export_mat(
     writer.header = [] if header is None else header_lines(records[0], header)
     if stamps is not None and len(stamps) != len(records):
         raise MatExportError(f"{len(stamps)} times for {len(records)} records")
+    late, before = too_late(records), 0  # the records a forfeit's claimant never had
     for index, record in enumerate(records[1:], start=1):
+        if index in late:
+            continue
         if stamps is not None:
-            writer.stamps = (stamps[index - 1], stamps[index])
+            writer.stamps = (stamps[before], stamps[index])
+        before = index
         try:
             writer.add(record)
         except (RulesError, MatExportError) as exc:

@@ -58,8 +58,7 @@ def listing(db: sqlite3.Connection, *, chained: bool) -> tuple[list[Any], list[A
 
 def match_list(path: Path, ends: list[Any], starts: list[Any], *, chained: bool) -> list[MatchInfo]:
     """Every match of a :func:`listing` of the journal at ``path``, oldest first."""
-    scores: dict[int, list[int]] = {}
-    games: dict[int, int] = {}
+    ended: dict[int, list[tuple[int, GameEnded]]] = {}  # each match's game ends, by seq
     forfeits: dict[int, Player] = {}  # crossed claims: the last one settled it
     for values in ends:
         row = stored_row(path, values[:-1])
@@ -71,18 +70,25 @@ def match_list(path: Path, ends: list[Any], starts: list[Any], *, chained: bool)
             )
         if chained and not row.follows(values[-1]):
             raise unchained(path, row)
+        games = ended.setdefault(row.match_id, [])
         if isinstance(end, Forfeit):
             forfeits[row.match_id] = end.winner
-            continue
-        scores.setdefault(row.match_id, [0, 0])[end.winner] += end.points
-        games[row.match_id] = games.get(row.match_id, 0) + 1
+            # A game this board ended as the claim crossed it: the claimant never had it.
+            games[:] = [(seq, game) for seq, game in games if seq < row.seq - end.late]
+        else:
+            games.append((row.seq, end))
+    scores = {
+        m: [sum(g.points for _, g in kept if g.winner == p) for p in (0, 1)]
+        for m, kept in ended.items()
+    }
+    counts = {m: len(kept) for m, kept in ended.items()}
     return [
         MatchInfo(
             match_id,
             started_at,
             length,
             names,
-            games.get(match_id, 0),
+            counts.get(match_id, 0),
             _pair(scores.get(match_id, [0, 0])),
             forfeits.get(match_id),
         )

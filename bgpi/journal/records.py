@@ -9,6 +9,7 @@ them as a match file. A record is a small immutable value with a JSON form.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import MISSING, asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Final
@@ -320,9 +321,25 @@ class Forfeit:
 
     kind: ClassVar[Kind] = Kind.FORFEIT
     winner: Player
+    # The last ``late`` records before this one came too late: this board's, sent as the
+    # other board's claim crossed them, which that board never had (the claimant's order
+    # stands, as a flag's fall). Kept, for the journal erases nothing; the match's files
+    # leave them out (:func:`too_late`), so both boards' hold one match.
+    late: int = 0
 
     def __post_init__(self) -> None:
         _read_player(self, "winner")
+        if not isinstance(self.late, int) or isinstance(self.late, bool) or self.late < 0:
+            raise ValueError(f"a forfeit's late records: {self.late!r}, expected a count")
+
+
+def too_late(records: Sequence[Record]) -> frozenset[int]:
+    """The indices of the records a later :class:`Forfeit` says came too late."""
+    late: set[int] = set()
+    for index, record in enumerate(records):
+        if isinstance(record, Forfeit) and record.late:
+            late.update(range(max(0, index - record.late), index))
+    return frozenset(late)
 
 
 @dataclass(frozen=True, slots=True)

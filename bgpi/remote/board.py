@@ -242,7 +242,7 @@ class RemoteSeat:
             forfeit = self.link.session.forfeit
             assert forfeit is not None
             log.warning("%s", told(forfeit))
-            settle(self.driver, forfeit, self.clock())
+            settle(self.driver, forfeit, self.clock(), self.link.session.intents(self.side.other))
         # Done: a next match started at this board after this one is not the other board's.
         self.over = self.driver.table.phase is Phase.MATCH_OVER
 
@@ -280,7 +280,7 @@ class RemoteSeat:
         if len(self.link.session.received) > have:
             log.info("%s spoke before the claim went out: play goes on", side_name(self.side.other))
             return
-        self.link.claim()
+        self.link.claim(len(self.driver.log))
         self.link.check()
 
     def status(self) -> RemoteStatus:

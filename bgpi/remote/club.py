@@ -28,7 +28,14 @@ from bgpi.base.errors import BgpiError
 from bgpi.base.i18n import N_
 from bgpi.base.words import Player, check_colour
 from bgpi.journal.export import MatHeader, export_mat
-from bgpi.journal.records import FlagFell, Forfeit, GameEnded, MatchStarted, Record
+from bgpi.journal.records import (
+    FlagFell,
+    Forfeit,
+    GameEnded,
+    MatchStarted,
+    Record,
+    too_late,
+)
 from bgpi.remote.broker import Broker
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.untrusted import UntrustedJsonError, loads, printable
@@ -110,7 +117,7 @@ class ClubResult:
         day = datetime.datetime.fromtimestamp(when, datetime.UTC).date().isoformat()
         return cls(
             start.names,
-            score_of(records),
+            score_of([r for i, r in enumerate(records) if i not in too_late(records)]),
             start.length,
             day,
             export_mat(records, header),

@@ -170,20 +170,21 @@ def _play_on(sim: SimTable, link: Link, player: PipPlayer, game: RemoteGame) -> 
     try:
         return _step(sim, link, player, game)
     except SilenceError:
-        if not _claim(link):
+        if not _claim(link, len(sim.driver.log)):
             return True
     except MatchForfeitedError:
         pass
     forfeit = link.session.forfeit
     assert forfeit is not None
     log.warning("%s", told(forfeit))
-    settle(sim.driver, forfeit, sim.clock())
+    settle(sim.driver, forfeit, sim.clock(), link.session.intents(link.session.peer))
     return False
 
 
-def _claim(link: Link) -> bool:
-    """The other board owes a message and said nothing past its patience: the match is offered
-    as won by forfeit, and the demo's hands take the offer (a person would press), unless the
+def _claim(link: Link, at: int) -> bool:
+    """The other board owes a message and said nothing past its patience (the journal's match
+    holding ``at`` records): the match is offered as won by forfeit, and the demo's hands take
+    the offer (a person would press), unless the
     message came first: then the offer is gone and play goes on (False). True once the match
     is settled by forfeit."""
     have = len(link.session.received)
@@ -194,7 +195,7 @@ def _claim(link: Link) -> bool:
     if len(link.session.received) > have:
         link.heard()
         return False
-    link.claim()
+    link.claim(at)
     return True
 
 

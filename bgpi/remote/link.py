@@ -141,11 +141,12 @@ class Link:
         if forfeit is not None:
             raise MatchForfeitedError(f"{side_name(forfeit.winner)} won the match by forfeit")
 
-    def claim(self) -> None:
+    def claim(self, at: int) -> None:
         """Claim the match by forfeit (the other board owes a message and said nothing past
-        :attr:`patience`): journaled, published, and the match is over here."""
+        :attr:`patience`), my journal's match holding ``at`` records: journaled, published,
+        and the match is over here."""
         silent = round(self.silence())
-        self.send(Claim(len(self.session.received), silent))
+        self.send(Claim(len(self.session.received), silent, at))
         self.transport.flush()
 
     def pause(self, reason: str) -> None:

@@ -325,14 +325,30 @@ class Session:
             return None
         if isinstance(body, Reveal):
             return self._check_reveal(body)
-        if isinstance(body, Claim) and body.have > len(self.sent):
-            return f"{them} claimed a forfeit having {body.have} messages of {len(self.sent)}"
+        if isinstance(body, Claim):
+            return self._check_claim(body)
         if isinstance(body, Intent):
             stale = body.at < self._last_at or (
                 body.at == self._last_at and body.action not in _RESIGNING
             )
             if stale:
                 return f"{them} repeated an old message: {body.action.value} at record {body.at}"
+        return None
+
+    def _check_claim(self, body: Claim) -> str | None:
+        """A claim must not say it had more of my messages than I sent, nor fewer records than
+        the intents it had name (a play's record is made before it is sent; a decision's may
+        wait on the dice): the records it counts out of my journal's match come too late."""
+        them, sent = self._them, len(self.sent)
+        if body.have > sent:
+            return f"{them} claimed a forfeit having {body.have} messages of {sent}"
+        had = [b for b in self.mine[: body.have] if isinstance(b, Intent)]
+        least = max(
+            (i.at + (i.action is Action.PLAY) for i in [*had, *self.intents(self.peer)]),
+            default=0,
+        )
+        if body.at is not None and body.at < least:
+            return f"{them} claimed a forfeit at record {body.at}, its intents name record {least}"
         return None
 
     def _check_reveal(self, body: Reveal) -> str | None:

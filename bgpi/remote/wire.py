@@ -124,11 +124,14 @@ class Halt:
 class Claim:
     """The sender claims the match by forfeit: the other board said nothing for ``silent``
     seconds while it owed a message; the sender had ``have`` of its messages (any later one
-    came too late)."""
+    came too late) and ``at`` records in its journal's match, the Forfeit the next (the
+    other board journals up to there before its own: the two journals then hold one match;
+    None: a claim of a board that did not say)."""
 
     kind: ClassVar[str] = "forfeit"
     have: int
     silent: int
+    at: int | None = None
 
 
 Body = Hello | Intent | Commit | Reveal | Halt | Claim
@@ -208,7 +211,8 @@ def _body_json(body: Body) -> dict[str, Any]:
     if isinstance(body, Reveal):
         return {"kind": body.kind, "draw": body.draw, "secret": body.secret}
     if isinstance(body, Claim):
-        return {"kind": body.kind, "have": body.have, "silent": body.silent}
+        counted = {} if body.at is None else {"at": body.at}
+        return {"kind": body.kind, "have": body.have, "silent": body.silent, **counted}
     return {"kind": body.kind, "reason": body.reason}
 
 
@@ -257,7 +261,9 @@ _BUILDERS: Final[dict[str, Callable[[dict[str, Any]], Body]]] = {
     "commit": lambda d: Commit(_int(d, "draw"), _str(d, "digest")),
     "reveal": lambda d: Reveal(_int(d, "draw"), _str(d, "secret")),
     "halt": lambda d: Halt(printable(_str(d, "reason"))),  # shown on the other board
-    "forfeit": lambda d: Claim(_int(d, "have"), _int(d, "silent")),
+    "forfeit": lambda d: Claim(
+        _int(d, "have"), _int(d, "silent"), _int(d, "at") if "at" in d else None
+    ),
 }
 
 

@@ -111,6 +111,19 @@ def wait(table: Table, at: Guided, t: float) -> Step:
     return _made(table, at)
 
 
+def unshown(table: Table) -> Step:
+    """The guided play journaled as its seat chose it, though the hands here have not made
+    it all: for a match ended by forfeit while they made it (this board fell silent, its
+    person gone). The other board chose that play, the rules allowed it (:func:`chosen`
+    checked it) and that board journaled it before it waited and claimed; so the game was
+    played so, and journaled here too, before the end, both boards' journals and ``.mat``
+    hold one match. No play follows the end, so the board need not show it."""
+    at = table.at
+    if not isinstance(at, Guided):
+        raise TableError(f"no guided play to journal in phase {table.phase.value}")
+    return table.commit(at.moves, white_view(at.steps[-1], at.tracker.mover))
+
+
 def done(table: Table) -> Step:
     """A guided play is committed once every move is made (seen, or given the word) and
     the board shows all of it, read by the tracker."""

@@ -43,6 +43,7 @@ from bgpi.remote.pairing import Pairing
 from bgpi.remote.session import Session
 from bgpi.remote.transport import Message, Transport
 from bgpi.remote.wire import Action, Claim, Commit, Intent
+from bgpi.rules import legal_plays
 from bgpi.sensing.board import capacities
 from bgpi.service.app import App
 from bgpi.sim.demo import play_match
@@ -51,7 +52,7 @@ from bgpi.table.errors import TableError
 from bgpi.table.phases import Choosing, Forfeited, MatchOver
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto
-from tests.remote.test_run import RunBoard, remote_config, soon, where
+from tests.remote.test_run import RunBoard, peer_draws, remote_config, soon, where
 
 MATCH = MatchStarted(3)
 CONFIG = TableConfig(capacities(Geometry.default()))
@@ -99,6 +100,23 @@ def test_a_claim_to_hold_messages_never_sent_is_a_cheat() -> None:
     black.take(white.send(Claim(5, 120)))
     assert black.forfeit is None and black.paused is not None
     assert black.paused.reason == "white claimed a forfeit having 5 messages of 0"
+
+
+def test_a_claim_counting_fewer_records_than_its_intents_name_is_a_cheat() -> None:
+    # Black's play is record 2 of its journal (sent once journaled): a claim made at record 2
+    # would cut that play, and whatever followed, out of White's file of the match.
+    white, black = Session(pairing(), WHITE, MATCH), Session(pairing(), BLACK, MATCH)
+    white.take(black.send(Intent(1, Action.ROLL)))
+    white.take(black.send(Intent(2, Action.PLAY, ((24, 18, 6, False),))))
+    white.take(black.send(Claim(0, 120, 2)))
+    assert white.forfeit is None and white.paused is not None
+    assert white.paused.reason == "black claimed a forfeit at record 2, its intents name record 3"
+    fair = Session(pairing(), WHITE, MATCH)
+    for raw in black.sent[:2]:
+        fair.take(raw)
+    fair.take(Session.restore(pairing(), BLACK, MATCH, sent=black.sent[:2], received=[],
+                              secrets={}).send(Claim(0, 120, 3)))  # fmt: skip
+    assert fair.forfeit is not None and fair.forfeit.claim.at == 3
 
 
 def test_crossed_claims_settle_the_same_way_on_both_boards() -> None:
@@ -206,19 +224,21 @@ def test_a_board_stopped_while_it_owes_its_reveal_loses_by_forfeit_and_both_agre
         assert "white won the match by forfeit: black said nothing for 4 s" in err
     white_records, black_records = white.records(), black.records()
     assert white_records[-1] == black_records[-1] == Forfeit(WHITE)
-    shorter = min(len(white_records), len(black_records)) - 1
-    # One match, as far as each board got (each seats itself: its first records differ).
-    assert white_records[1:shorter] == black_records[1:shorter]
+    # One match (each seats itself: its first records differ), and one file of it.
+    assert white_records[1:] == black_records[1:]
+    assert white.mat() == black.mat()
     assert white.mat().splitlines()[0].startswith("; White wins the match by forfeit in game")
     for board in (white, black):
         with Journal.open(board.state / "journal.sqlite", read_only=True) as journal:
             assert journal.matches()[-1].forfeit == WHITE
-    # Black owed its half of the dice when White claimed: Black's roll announced, its dice
-    # undrawn, right after White's play. (Once both boards go on, Black may still commit or
-    # reveal before it reads the claim: too late.)
-    intents = [b.get("action") for b in bodies(white, "received") if b["kind"] == "intent"]
-    assert intents[-1] == "roll", intents[-4:]
-    before = white_records[-2]
+    whites = bodies(white, "sent")
+    (draw,) = [b["draw"] for b in whites if b["kind"] == "commit"][-1:]
+    (have,) = [b["have"] for b in whites if b["kind"] == "forfeit"]
+    blacks = [{"kind": b["kind"], "draw": b.get("draw")} for b in bodies(black, "sent")]
+    # Black owed its reveal of White's last draw: White's claim had none (woken, Black's
+    # board may send it before it takes the claim: it came too late).
+    assert {"kind": "reveal", "draw": draw} not in blacks[:have]
+    before = white_records[-2]  # the claim came right after White's play
     assert isinstance(before, Played) and before.player == WHITE, white_records[-4:]
     restarted = Board(mosquitto.url, "white", tmp_path / "white", length=3).start()
     code, _, err = restarted.finish(60)
@@ -367,3 +387,155 @@ def test_a_roll_left_unplayed_by_the_forfeit_is_a_line_of_the_log_like_any() -> 
         log.add(record)
     assert log.complete == len(log.lines)  # nothing waits for a play: all of it is printed
     assert [line.text for line in log.lines[-2:]][1] == "White wins the match by forfeit"
+
+
+def test_a_board_stopped_before_it_made_the_claimants_play_journals_it_before_the_forfeit(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    # Black's board plays, journals its play and sends it, then waits for White's decision;
+    # White's board is stopped before it took the play (the person walked away), so Black
+    # claims. White, back, takes the play and the claim together: its journal ends with
+    # Black's play as Black's does, then the Forfeit, and the two files are one match.
+    white = Board(mosquitto.url, "white", tmp_path / "white", length=3).start()
+    black = Board(mosquitto.url, "black", tmp_path / "black", length=3).start("--patience", "4")
+    spy = Transport(
+        Broker.parse(mosquitto.url), topics=(f"bgpi/v1/{PAIRING.room}/#",), persistent=False
+    ).open()
+    try:
+        white.wait_for_records(12)
+        spy.poll(0)
+        at = stop_white_before_blacks_play(spy, white)
+        black_code, black_out, black_err = black.finish(60)  # it claims, and is done
+    finally:
+        spy.close()
+        assert white.process is not None
+        white.process.send_signal(signal.SIGCONT)
+    white_code, white_out, white_err = white.finish(60)
+    assert (white_code, black_code) == (0, 0), (white_err, black_err)
+    for out in (white_out, black_out):
+        assert "Black wins the match by forfeit" in out
+    white_records, black_records = white.records(), black.records()
+    assert isinstance(black_records[at], Played) and black_records[at].player == BLACK
+    assert white_records[at] == black_records[at]  # made here though nobody's hands did
+    assert white_records[-1] == black_records[-1] == Forfeit(BLACK)
+    assert white_records[1:] == black_records[1:]  # each seats itself: the first differs
+    assert white.mat() == black.mat()
+
+
+def stop_white_before_blacks_play(spy: Transport, white: Board) -> int:
+    """White's board stopped (SIGSTOP) as it sends its secret for a roll of Black's (Black
+    plays once it has it), until Black's play goes out; the play's record number once White
+    had not made it by then (else White goes on, and the next roll of Black's is tried)."""
+    assert white.process is not None
+    last: tuple[str, object] | None = None  # the last intent on the broker: side, action
+    stopped = False
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        for arrival in spy.poll(0.05):
+            if not isinstance(arrival, Message):
+                continue
+            side = arrival.topic.rsplit("/", 1)[1]
+            body = json.loads(arrival.payload[65:])["body"]
+            if body["kind"] == "intent":
+                last = (side, body["action"])
+            if (side, body["kind"], last) == ("white", "reveal", ("black", "roll")):
+                white.process.send_signal(signal.SIGSTOP)
+                stopped = True
+            elif stopped and (side, body.get("action")) == ("black", "play"):
+                if len(white.records()) <= body["at"]:
+                    return int(body["at"])
+                white.process.send_signal(signal.SIGCONT)
+                stopped = False
+    raise AssertionError("White's board made every play of Black's before it could be stopped")
+
+
+def test_bgpi_run_makes_the_claimants_play_it_took_with_the_claim_before_the_forfeit(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    run = RunBoard(remote_config(mosquitto.url, 3), tmp_path / "white")
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
+            peer.send(Intent(3, Action.OPENING))
+            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            peer.until(lambda: any(i.at == 5 for i in peer.session.intents(WHITE)), 60)
+            peer.send(Intent(6, Action.ROLL))
+            peer_draws(peer, app, 2, lambda dice: dice[0] != dice[1])
+            soon(app, lambda: len(driver.log) == 7, "Black's roll")
+            table = driver.table
+            dice = table.match.dice
+            assert table.phase is Phase.MOVING and dice is not None
+            play = Played.of(BLACK, legal_plays(table.mover_view, dice)[0].moves)
+            # Black's board journaled its play and sent it, then claimed (as if White's had
+            # said nothing since): both reach White's board together.
+            peer.send(Intent(7, Action.PLAY, play.moves))
+            peer.send(Claim(len(peer.session.received), 300, 8))
+            peer.transport.flush()
+        finally:
+            peer.close()
+        soon(app, lambda: driver.table.at == Forfeited(BLACK), "the forfeit")
+    records = run.records()
+    assert records[7:] == [play, Forfeit(BLACK)]  # Black's journal: its 8 records, then this
+
+
+def test_a_play_the_claim_crossed_is_kept_in_the_journal_and_left_out_of_the_match(
+    mosquitto: Mosquitto, tmp_path: Path
+) -> None:
+    # White's person plays at last, as Black's claim is on its way: White's board journals
+    # the play and sends it, but Black's had claimed without it (the claimant's order: it
+    # came too late). White's journal keeps it, its Forfeit says so, and its .mat is Black's.
+    run = RunBoard(remote_config(mosquitto.url, 3), tmp_path / "white")
+    with run.running() as app:
+        driver = app.driver
+        assert driver is not None
+        peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
+        try:
+            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
+            peer.send(Intent(3, Action.OPENING))
+            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            soon(app, lambda: len(driver.log) == 6, "White's play")  # not taken by Black
+            peer.send(Claim(len(peer.session.received), 300, 5))
+            peer.transport.flush()
+        finally:
+            peer.close()
+        soon(app, lambda: isinstance(driver.table.at, Forfeited), "the forfeit")
+    records = run.records()
+    assert isinstance(records[5], Played) and records[5].player == WHITE
+    assert records[6:] == [Forfeit(BLACK, late=1)]
+    blacks = [*records[:5], Forfeit(BLACK)]  # the claimant's journal (but for its seats)
+    assert run.mat() == export_mat(blacks)
+    assert "31:" not in run.mat()  # White's play is not in it
+    result = ClubResult.of(records, MatHeader("b", None, 1_795_000_000.0))
+    assert result.score == ClubResult.of(blacks, MatHeader("b", None, 1_795_000_000.0)).score
+
+
+def test_a_forfeits_late_records_are_a_count_read_back_from_its_json() -> None:
+    assert from_json('{"kind":"forfeit","winner":1,"late":2}') == Forfeit(BLACK, 2)
+    with pytest.raises(ValueError, match="a forfeit's late records: -1, expected a count"):
+        Forfeit(BLACK, -1)
+    records = [*cut_in_game_two(), Forfeit(BLACK)]
+    late = [*records[:-1], *played()[len(records) - 1 : len(records) + 1], Forfeit(BLACK, 2)]
+    assert export_mat(late) == export_mat(records)
+
+
+def test_a_game_this_board_ended_as_the_claim_crossed_it_counts_nowhere(tmp_path: Path) -> None:
+    # White bore off its last checker as Black's claim (made before that play) crossed it:
+    # the play and the game's end stay in White's journal, and count neither in the match
+    # list's score nor in the .mat, as in Black's journal, which never had them.
+    records = list(played())
+    end = next(i for i, r in enumerate(records) if isinstance(r, GameEnded))
+    assert isinstance(records[end - 1], Played)
+    blacks = [*records[: end - 1], Forfeit(BLACK)]
+    whites = [*records[: end + 1], Forfeit(BLACK, late=2)]
+    with Journal.open(tmp_path / "journal.sqlite") as journal:
+        journal.new_match(MATCH)
+        journal.append_all(whites[1:])
+        info = journal.matches()[-1]
+        assert info.finished and info.forfeit == BLACK
+        assert (info.games, info.score) == (0, (0, 0))
+        assert journal.records() == whites  # kept, as the board journaled them
+    assert export_mat(whites) == export_mat(blacks)
+    assert Table.replay(CONFIG, whites).at == Forfeited(BLACK)
