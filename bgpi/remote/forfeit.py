@@ -76,9 +76,13 @@ def caught_up(driver: Driver, forfeit: Settled, theirs: Sequence[Intent], now: f
     else:
         counted = True
     while (at := len(driver.log)) < upto:
+        before = driver.table.at
         with suppress(MatchForfeitedError):  # dice this board cannot draw: nor could the claimant
             _make_next(driver, forfeit.winner, at, theirs, now)
-        if len(driver.log) == at and not isinstance(driver.table.at, Guided):
+        # Each turn makes a record, or a play to make (guided) that the next turn journals;
+        # anything else would go round for ever (a claim's count is the other board's word).
+        moved = isinstance(driver.table.at, Guided) and not isinstance(before, Guided)
+        if len(driver.log) == at and not moved:
             log.warning(
                 "the forfeit's claimant had %d records, this board %d: record %d cannot be "
                 "made here in phase %s",
