@@ -343,13 +343,10 @@ def too_late(records: Sequence[Record]) -> frozenset[int]:
 
 
 @dataclass(frozen=True, slots=True)
-class TakenBack:
-    """``player`` took back the play just made (``moves``, as its :class:`Played` holds
-    them), the opponent agreeing before rolling or doubling, in a match off the clock. The
-    play stays in the journal before it; the game goes on from the position before it, the
-    same dice to play again. A match file writes only the play made after it."""
+class _AskedBack:
+    """The answer to ``player``'s takeback of the play just made (``moves``, as its
+    :class:`Played` holds them)."""
 
-    kind: ClassVar[Kind] = Kind.TAKEBACK
     player: Player
     moves: tuple[tuple[int, int, int, bool], ...]
 
@@ -361,22 +358,24 @@ class TakenBack:
 
 
 @dataclass(frozen=True, slots=True)
-class TakebackRefused:
-    """``player`` asked to take back the play just made (``moves``, as its :class:`Played`
-    holds them) and the opponent refused: the play stands for good, not to be asked back
-    again. Journaled because it changes what the table allows (a power cut must not give the
-    play back to be asked for) and so a director sees the dispute; an ask agreed is the
-    :class:`TakenBack`, one withdrawn changes nothing. A match file skips it: the play stood."""
+class TakenBack(_AskedBack):
+    """``player`` took back the play just made, the opponent agreeing before rolling or
+    doubling, in a match off the clock. The play stays in the journal before it; the game
+    goes on from the position before it, the same dice to play again. A match file writes
+    only the play made after it."""
+
+    kind: ClassVar[Kind] = Kind.TAKEBACK
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRefused(_AskedBack):
+    """``player`` asked to take back the play just made and the opponent refused: the play
+    stands for good, not to be asked back again. Journaled because it changes what the
+    table allows (a power cut must not give the play back to be asked for) and so a director
+    sees the dispute; an ask agreed is the :class:`TakenBack`, one withdrawn changes nothing.
+    A match file skips it: the play stood."""
 
     kind: ClassVar[Kind] = Kind.REFUSED
-    player: Player
-    moves: tuple[tuple[int, int, int, bool], ...]
-
-    def __post_init__(self) -> None:
-        _read_player(self)
-
-    def move_values(self) -> tuple[Move, ...]:
-        return tuple(Move(*move) for move in self.moves)
 
 
 class Unfit(StrEnum):

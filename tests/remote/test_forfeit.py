@@ -52,7 +52,14 @@ from bgpi.table.errors import TableError
 from bgpi.table.phases import Choosing, Forfeited, MatchOver
 from tests.remote.boards import CODE, Board, Peer
 from tests.remote.conftest import Mosquitto
-from tests.remote.test_run import RunBoard, peer_draws, remote_config, soon, where
+from tests.remote.test_run import (
+    RunBoard,
+    opening_31,
+    peer_draws,
+    remote_config,
+    soon,
+    where,
+)
 
 MATCH = MatchStarted(3)
 CONFIG = TableConfig(capacities(Geometry.default()))
@@ -458,9 +465,7 @@ def test_bgpi_run_makes_the_claimants_play_it_took_with_the_claim_before_the_for
         assert driver is not None
         peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
         try:
-            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
-            peer.send(Intent(3, Action.OPENING))
-            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            opening_31(peer, app)
             peer.until(lambda: any(i.at == 5 for i in peer.session.intents(WHITE)), 60)
             peer.send(Intent(6, Action.ROLL))
             peer_draws(peer, app, 2, lambda dice: dice[0] != dice[1])
@@ -493,9 +498,7 @@ def test_a_play_the_claim_crossed_is_kept_in_the_journal_and_left_out_of_the_mat
         assert driver is not None
         peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
         try:
-            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
-            peer.send(Intent(3, Action.OPENING))
-            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            opening_31(peer, app)
             soon(app, lambda: len(driver.log) == 6, "White's play")  # not taken by Black
             peer.send(Claim(len(peer.session.received), 300, 5))
             peer.transport.flush()

@@ -490,6 +490,13 @@ def peer_draws(peer: Peer, app: App, draw: int, want: Callable[[tuple[int, int]]
     peer.until(lambda: peer.session.dice(draw) is not None)  # and White's secret
 
 
+def opening_31(peer: Peer, app: App) -> None:
+    """The opening roll drawn so that White wins it with 3-1 (White's hands play it)."""
+    peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
+    peer.send(Intent(3, Action.OPENING))
+    peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+
+
 def sent(peer: Peer, at: int, action: Action) -> Callable[[], bool]:
     return lambda: Intent(at, action) in peer.session.intents(WHITE)
 
@@ -506,9 +513,7 @@ def test_the_other_boards_double_and_resignation_are_prompted_here_and_answered(
         assert driver is not None
         peer = Peer(mosquitto.url, BLACK, MatchStarted(3))
         try:
-            peer_draws(peer, app, 0, lambda dice: dice[0] == 3)  # White's opening die
-            peer.send(Intent(3, Action.OPENING))
-            peer_draws(peer, app, 1, lambda dice: dice[0] == 1)  # Black's: White plays 31
+            opening_31(peer, app)
             peer.until(lambda: any(i.at == 5 for i in peer.session.intents(WHITE)), 60)
             peer.send(Intent(6, Action.DOUBLE))
             soon(app, lambda: driver.table.phase is Phase.DOUBLED, "Black's double")
