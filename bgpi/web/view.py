@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from bgpi.base.frame import SensorFrame
 from bgpi.base.geometry import Geometry
 from bgpi.base.i18n import _
 from bgpi.base.words import (
@@ -37,6 +38,7 @@ from bgpi.base.words import (
     ZONES,
     Player,
 )
+from bgpi.hal.errors import BackendUnavailableError
 from bgpi.hal.sim import SimBoard
 from bgpi.journal.records import Record, Seat
 from bgpi.lights.ledmap import LedMap
@@ -331,13 +333,22 @@ def _mistake_entry(table: Table) -> tuple[Entry, ...]:
 
 
 def board_of_sim(board: SimBoard) -> tuple[ZoneView, ...]:
-    """The simulated board as it is: each checker on the slot whose switch it closes."""
-    frame = board.read()
+    """The simulated board as it is: each checker on the slot whose switch it closes. While
+    the board is made to fail (its switches unread), the checkers are drawn as they lie:
+    the simulator still knows them, and the page shows the outage in words."""
+    try:
+        frame: SensorFrame | None = board.read()
+    except BackendUnavailableError:
+        frame = None
     geometry = board.geometry
     views = []
     for zone in ZONES:
         colours = board.checkers(zone)  # on switches from the base, then stacked or askew
-        closed = [frame.closed(geometry.bit_of(zone, s)) for s in range(geometry.slots(zone))]
+        switches = range(geometry.slots(zone))
+        if frame is None:
+            closed = [s < len(colours) for s in switches]
+        else:
+            closed = [frame.closed(geometry.bit_of(zone, s)) for s in switches]
         on = sum(closed)
         held = iter(colours[:on])
         slots = tuple(next(held, UNKNOWN) if is_closed else None for is_closed in closed)

@@ -72,6 +72,16 @@ def test_the_simulated_board_shows_each_checker_on_its_slot() -> None:
     assert not view.askew  # every slot taken: the others are stacked
 
 
+def test_the_simulated_board_failing_is_still_drawn_as_its_checkers_lie() -> None:
+    sim = SimTable(MatchStarted(5), options=SimOptions(seed=SEED))
+    sim.setup()
+    before = board_of_sim(sim.board)
+    sim.board.fail()  # the page's snapshot raised here: the switches cannot be read
+    assert board_of_sim(sim.board) == before
+    sim.board.recover()
+    assert board_of_sim(sim.board) == before
+
+
 def test_a_real_board_is_drawn_from_the_switches_coloured_by_the_game() -> None:
     sim = opened()
     board = {view.zone: view for view in board_of_table(sim.table, sim.geometry)}
